@@ -1,0 +1,47 @@
+"""YAML configuration: schemas, loaders and clear errors (see docs/data.md)."""
+
+from necro_env.config.errors import ConfigError
+from necro_env.config.loader import (
+    CONFIG_ROOT,
+    LONG_GRENADE,
+    LONG_MELEE,
+    LONG_TEMPLATE,
+    ArmourTable,
+    BoardSpec,
+    FighterSpec,
+    FighterType,
+    GangSpec,
+    House,
+    ScenarioSpec,
+    WeaponTable,
+    config_root,
+    load_armours,
+    load_board,
+    load_gang,
+    load_house,
+    load_scenario,
+    load_weapons,
+)
+
+__all__ = [
+    "CONFIG_ROOT",
+    "LONG_GRENADE",
+    "LONG_MELEE",
+    "LONG_TEMPLATE",
+    "ArmourTable",
+    "BoardSpec",
+    "ConfigError",
+    "FighterSpec",
+    "FighterType",
+    "GangSpec",
+    "House",
+    "ScenarioSpec",
+    "WeaponTable",
+    "config_root",
+    "load_armours",
+    "load_board",
+    "load_gang",
+    "load_house",
+    "load_scenario",
+    "load_weapons",
+]

@@ -1,0 +1,187 @@
+"""Grid geometry: gaps, vision arcs, line-of-sight tables and ray tests.
+
+Conventions (rules sections 1.2-1.4; decisions in docs/rules.md):
+- a cell (x, y) has its centre at (x + 0.5, y + 0.5); arrays are [y, x];
+  a flat cell index is ``y * W + x``;
+- gap between two fighters = max(0, centre distance - 1) (base edge to base edge);
+- line of sight: five rays from the observer's centre to the target's centre
+  and to four points 0.4" from it along the axes. A ray is blocked by a wall
+  or closed-door cell it crosses, by an obstacle cell it crosses (unless the
+  obstacle touches the observer), and by a Standing model whose base it
+  crosses. 0 rays clear -> no LOS; 5 clear -> in the open; 3-4 clear ->
+  partial cover; 1-2 clear -> full cover.
+
+The static part of every ray (walls, obstacles, doors) is precomputed per
+pair of cells by ``build_los_tables``; models are tested on the fly.
+"""
+import math
+
+import numpy as np
+from numba import njit
+
+from .terrain import TER_DOOR, TER_OBSTACLE, TER_WALL
+
+N_RAYS = 5
+RAY_OX = np.array([0.0, -0.4, 0.4, 0.0, 0.0])
+RAY_OY = np.array([0.0, 0.0, 0.0, -0.4, 0.4])
+EPS = 0.02  # a ray grazing a cell corner by less than this does not cross it
+
+COVER_NONE = 0
+COVER_PARTIAL = 1
+COVER_FULL = 2
+NO_LOS = 3
+
+
+@njit(cache=True)
+def gap(x0, y0, x1, y1):
+    dx = float(x1 - x0)
+    dy = float(y1 - y0)
+    d = math.sqrt(dx * dx + dy * dy) - 1.0
+    return d if d > 0.0 else 0.0
+
+
+@njit(cache=True)
+def within(x0, y0, x1, y1, inches):
+    """gap <= inches, computed exactly on integers: (d - 1)^2 test."""
+    dx = x1 - x0
+    dy = y1 - y0
+    d2 = dx * dx + dy * dy
+    r = inches + 1.0
+    return d2 <= r * r + 1e-9
+
+
+@njit(cache=True)
+def adjacent(x0, y0, x1, y1):
+    """Base contact: Chebyshev distance 1."""
+    return max(abs(x1 - x0), abs(y1 - y0)) == 1
+
+
+def build_arc_table(height, width):
+    """arc[dy + H - 1, dx + W - 1, facing] = 1 if offset (dx, dy) lies in the 90 degree arc.
+
+    A target counts as inside when the angle between the facing and the
+    centre-to-centre vector is at most 45 deg + asin(0.5 / d) (its base
+    overlaps the wedge). Facing k points at FACING_DX[k], FACING_DY[k].
+    """
+    from .terrain import FACING_DX, FACING_DY
+
+    arc = np.zeros((2 * height - 1, 2 * width - 1, 8), np.uint8)
+    for dy in range(-(height - 1), height):
+        for dx in range(-(width - 1), width):
+            d = math.hypot(dx, dy)
+            if d == 0:
+                continue
+            lim = math.radians(45.0) + math.asin(min(1.0, 0.5 / d))
+            for k in range(8):
+                fx, fy = FACING_DX[k], FACING_DY[k]
+                cosang = (dx * fx + dy * fy) / (d * math.hypot(fx, fy))
+                ang = math.acos(max(-1.0, min(1.0, cosang)))
+                if ang <= lim + 1e-9:
+                    arc[dy + height - 1, dx + width - 1, k] = 1
+    return arc
+
+
+@njit(cache=True)
+def _ray_cells(x0, y0, x1, y1, width, height, out):
+    """Cells whose square (shrunk by EPS) the segment crosses. Returns count."""
+    n = 0
+    xmin = min(x0, x1)
+    xmax = max(x0, x1)
+    cx0 = int(math.floor(xmin))
+    cx1 = int(math.floor(xmax))
+    for cx in range(cx0, cx1 + 1):
+        if cx < 0 or cx >= width:
+            continue
+        lo = max(xmin, cx + EPS)
+        hi = min(xmax, cx + 1 - EPS)
+        if lo > hi:
+            continue
+        if x1 != x0:
+            ya = y0 + (y1 - y0) * (lo - x0) / (x1 - x0)
+            yb = y0 + (y1 - y0) * (hi - x0) / (x1 - x0)
+        else:
+            ya = y0
+            yb = y1
+        ylo = min(ya, yb)
+        yhi = max(ya, yb)
+        cy_a = int(math.ceil(ylo - 1 + EPS))
+        cy_b = int(math.floor(yhi - EPS))
+        for cy in range(cy_a, cy_b + 1):
+            if cy < 0 or cy >= height:
+                continue
+            out[n, 0] = cx
+            out[n, 1] = cy
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def build_los_tables(terrain, door_of_cell):
+    """Static ray blockers for every ordered pair of cells.
+
+    Returns (wall, obst, door): wall[a, t] bit k = ray k crosses a wall;
+    obst[a, t] bit k = ray k crosses an obstacle not touching a;
+    door[a, t, k] = bit mask of door indices ray k crosses.
+    """
+    h, w = terrain.shape
+    n = h * w
+    wall = np.zeros((n, n), np.uint8)
+    obst = np.zeros((n, n), np.uint8)
+    door = np.zeros((n, n, N_RAYS), np.uint32)
+    buf = np.zeros((4 * (h + w) + 8, 2), np.int64)
+    for a in range(n):
+        ax = a % w
+        ay = a // w
+        if terrain[ay, ax] == TER_WALL:
+            continue
+        for t in range(n):
+            if t == a:
+                continue
+            tx = t % w
+            ty = t // w
+            if terrain[ty, tx] == TER_WALL:
+                continue
+            for k in range(N_RAYS):
+                m = _ray_cells(ax + 0.5, ay + 0.5, tx + 0.5 + RAY_OX[k], ty + 0.5 + RAY_OY[k], w, h, buf)
+                for i in range(m):
+                    cx = buf[i, 0]
+                    cy = buf[i, 1]
+                    if (cx == ax and cy == ay) or (cx == tx and cy == ty):
+                        continue
+                    ter = terrain[cy, cx]
+                    if ter == TER_WALL:
+                        wall[a, t] |= np.uint8(1 << k)
+                    elif ter == TER_OBSTACLE:
+                        if max(abs(cx - ax), abs(cy - ay)) > 1:
+                            obst[a, t] |= np.uint8(1 << k)
+                    elif ter == TER_DOOR:
+                        di = door_of_cell[cy, cx]
+                        if di >= 0:
+                            door[a, t, k] |= np.uint32(1) << np.uint32(di)
+    return wall, obst, door
+
+
+@njit(cache=True)
+def point_segment_dist2(px, py, x0, y0, x1, y1):
+    dx = x1 - x0
+    dy = y1 - y0
+    l2 = dx * dx + dy * dy
+    if l2 == 0.0:
+        ex = px - x0
+        ey = py - y0
+        return ex * ex + ey * ey
+    u = ((px - x0) * dx + (py - y0) * dy) / l2
+    if u < 0.0:
+        u = 0.0
+    elif u > 1.0:
+        u = 1.0
+    ex = px - (x0 + u * dx)
+    ey = py - (y0 + u * dy)
+    return ex * ex + ey * ey
+
+
+@njit(cache=True)
+def ray_blocked_by_model(ax, ay, tx, ty, k, mx, my):
+    """Does ray k from cell a to cell t pass through the base (radius 0.5) of a model at cell m?"""
+    d2 = point_segment_dist2(mx + 0.5, my + 0.5, ax + 0.5, ay + 0.5, tx + 0.5 + RAY_OX[k], ty + 0.5 + RAY_OY[k])
+    return d2 < 0.25 - 1e-9

@@ -1,0 +1,190 @@
+"""Action types, status requirements and the shared conditions of the action catalogue
+(rules 5.1, 5.2). Used by both the legality mask and the resolution code."""
+from numba import njit
+
+from ...core.terrain import DOOR_CLOSED, DOOR_DESTROYED, DOOR_LOCKED, DOOR_OPEN
+from .codec import (
+    A_AIM, A_BLIND_FIRE, A_BYPASS_CASKET, A_CARRY_CASKET, A_CHARGE, A_COUP, A_CRAWL, A_CRAWL_DUCT, A_FIGHT,
+    A_FIRE_DUCT, A_FORCE_DOOR, A_MOVE, A_OPEN_DOOR, A_RELOAD, A_RETREAT, A_SHOOT, A_SHOOT_TWIN, A_SMASH_CASKET,
+    A_STAND_UP, A_TAKE_COVER, A_TERMINAL,
+)
+from .constants import PF_TRAITS, T_SIDEARM, T_UNWIELDY
+from .query import fighter_at, is_engaged
+from .state import (
+    CK_STATE, CK_X, CK_Y, DR_STATE, FI_ACTS, FI_BASIC, FI_BROKEN, FI_POSTURE, FI_STATE, FI_X, FI_Y, FS_ON,
+    PO_PINNED, PO_SI, PO_STANDING, WP_ID,
+)
+from .weapons import can_shoot_with
+
+TYPE_FREE = 0
+TYPE_SIMPLE = 1
+TYPE_BASIC = 2
+TYPE_DOUBLE = 3
+
+
+@njit(cache=True)
+def action_type(kind):
+    if kind == A_MOVE or kind == A_RELOAD or kind == A_COUP or kind == A_OPEN_DOOR or kind == A_CARRY_CASKET:
+        return TYPE_SIMPLE
+    if kind == A_CHARGE or kind == A_CRAWL_DUCT or kind == A_CRAWL or kind == A_BLIND_FIRE:
+        return TYPE_DOUBLE
+    if (kind == A_TAKE_COVER or kind == A_SHOOT or kind == A_SHOOT_TWIN or kind == A_AIM or kind == A_TERMINAL
+            or kind == A_FORCE_DOOR or kind == A_SMASH_CASKET or kind == A_BYPASS_CASKET or kind == A_FIRE_DUCT
+            or kind == A_FIGHT or kind == A_RETREAT or kind == A_STAND_UP):
+        return TYPE_BASIC
+    return TYPE_FREE
+
+
+@njit(cache=True)
+def basic_bit(kind):
+    """Bit of FI_BASIC recording that this Basic action was taken (Shoot and twin Shoot share one)."""
+    if kind == A_SHOOT_TWIN:
+        kind = A_SHOOT
+    return 1 << (kind - A_TAKE_COVER)
+
+
+@njit(cache=True)
+def can_afford(s, b, f, kind, unwieldy):
+    acts = s.fi[b, f, FI_ACTS]
+    t = action_type(kind)
+    if t == TYPE_BASIC and unwieldy:
+        t = TYPE_DOUBLE  # Unwieldy: Shoot is a Double action (12)
+        if s.fi[b, f, FI_BASIC] & basic_bit(kind):
+            return False
+    if t == TYPE_SIMPLE:
+        return acts >= 1
+    if t == TYPE_BASIC:
+        return acts >= 1 and (s.fi[b, f, FI_BASIC] & basic_bit(kind)) == 0
+    if t == TYPE_DOUBLE:
+        return acts >= 2
+    return True
+
+
+@njit(cache=True)
+def spend(s, b, f, kind, unwieldy):
+    t = action_type(kind)
+    if t == TYPE_BASIC and unwieldy:
+        t = TYPE_DOUBLE
+        s.fi[b, f, FI_BASIC] |= basic_bit(kind)
+    if t == TYPE_SIMPLE:
+        s.fi[b, f, FI_ACTS] -= 1
+    elif t == TYPE_BASIC:
+        s.fi[b, f, FI_ACTS] -= 1
+        s.fi[b, f, FI_BASIC] |= basic_bit(kind)
+    elif t == TYPE_DOUBLE:
+        s.fi[b, f, FI_ACTS] = 0
+    if s.fi[b, f, FI_ACTS] < 0:
+        s.fi[b, f, FI_ACTS] = 0
+
+
+# ------------------------------------------------------------------ statuses (4.1)
+@njit(cache=True)
+def status_sa(s, b, f):
+    return (s.fi[b, f, FI_STATE] == FS_ON and s.fi[b, f, FI_POSTURE] == PO_STANDING
+            and not s.fi[b, f, FI_BROKEN] and not is_engaged(s, b, f))
+
+
+@njit(cache=True)
+def status_se(s, b, f):
+    return (s.fi[b, f, FI_STATE] == FS_ON and s.fi[b, f, FI_POSTURE] == PO_STANDING
+            and not s.fi[b, f, FI_BROKEN] and is_engaged(s, b, f))
+
+
+@njit(cache=True)
+def status_pp(s, b, f):
+    return s.fi[b, f, FI_STATE] == FS_ON and s.fi[b, f, FI_POSTURE] == PO_PINNED and not s.fi[b, f, FI_BROKEN]
+
+
+@njit(cache=True)
+def status_psi(s, b, f):
+    return s.fi[b, f, FI_STATE] == FS_ON and s.fi[b, f, FI_POSTURE] == PO_SI and not s.fi[b, f, FI_BROKEN]
+
+
+# ------------------------------------------------------------------ proximity helpers
+@njit(cache=True)
+def within1_cell(x0, y0, x1, y1):
+    """gap <= 1" between two cells (centre distance <= 2)."""
+    dx = x1 - x0
+    dy = y1 - y0
+    return dx * dx + dy * dy <= 4
+
+
+@njit(cache=True)
+def door_near(s, st, b, f, d):
+    return within1_cell(s.fi[b, f, FI_X], s.fi[b, f, FI_Y], st.door_xy[d, 0], st.door_xy[d, 1])
+
+
+@njit(cache=True)
+def door_operable(s, st, b, d):
+    """Operate Door (6.8): an unlocked door; closing needs its cell to be empty."""
+    ds = s.door[b, d, DR_STATE]
+    if ds == DOOR_CLOSED:
+        return True
+    if ds == DOOR_OPEN:
+        return fighter_at(s, b, st.door_xy[d, 0], st.door_xy[d, 1]) < 0
+    return False
+
+
+@njit(cache=True)
+def terminal_usable(s, st, b, f, d):
+    """Access Terminal (5.2): f is within 1" of a terminal of door d, which can be toggled."""
+    ds = s.door[b, d, DR_STATE]
+    if ds == DOOR_DESTROYED:
+        return False
+    if ds == DOOR_OPEN and fighter_at(s, b, st.door_xy[d, 0], st.door_xy[d, 1]) >= 0:
+        return False
+    for i in range(st.term.shape[0]):
+        if st.term[i, 2] == d and within1_cell(s.fi[b, f, FI_X], s.fi[b, f, FI_Y], st.term[i, 0], st.term[i, 1]):
+            return True
+    return False
+
+
+@njit(cache=True)
+def casket_near(s, b, f, k):
+    if s.casket[b, k, CK_STATE] == 0:
+        return False
+    return within1_cell(s.fi[b, f, FI_X], s.fi[b, f, FI_Y], s.casket[b, k, CK_X], s.casket[b, k, CK_Y])
+
+
+@njit(cache=True)
+def duct_far_end(s, st, b, f, u):
+    """If f is within 1" of an end of ductway u, the other end's cell (x, y); else (-1, -1)."""
+    x = s.fi[b, f, FI_X]
+    y = s.fi[b, f, FI_Y]
+    if within1_cell(x, y, st.duct[u, 0], st.duct[u, 1]):
+        return st.duct[u, 2], st.duct[u, 3]
+    if within1_cell(x, y, st.duct[u, 2], st.duct[u, 3]):
+        return st.duct[u, 0], st.duct[u, 1]
+    return -1, -1
+
+
+@njit(cache=True)
+def unwieldy(st, wid, p):
+    return (st.wprof[wid, p, PF_TRAITS] & T_UNWIELDY) != 0
+
+
+@njit(cache=True)
+def twin_sidearms(s, st, b, f):
+    """Two usable Sidearm profiles on different items: (i1, p1, i2, p2) or i1 = -1."""
+    found = 0
+    i1 = -1
+    p1 = 0
+    i2 = -1
+    p2 = 0
+    for it in range(s.wp.shape[2]):
+        wid = s.wp[b, f, it, WP_ID]
+        if wid < 0:
+            continue
+        for p in range(st.wprof.shape[1]):
+            if can_shoot_with(s, st, b, f, it, p) and (st.wprof[wid, p, PF_TRAITS] & T_SIDEARM):
+                if found == 0:
+                    i1 = it
+                    p1 = p
+                else:
+                    i2 = it
+                    p2 = p
+                found += 1
+                break
+        if found >= 2:
+            return i1, p1, i2, p2
+    return -1, 0, -1, 0

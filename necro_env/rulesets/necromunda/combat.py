@@ -1,0 +1,316 @@
+"""Close combat (rules 8): weapons, Attack dice, hit rolls, parry, reaction attacks,
+Coup de Grace and the post-fight follow-up."""
+import numpy as np
+from numba import njit
+
+from .constants import (
+    CH_A, CH_S, CH_WS, PF_ACC_S, PF_AP, PF_D, PF_TRAITS, T_BACKSTAB, T_DISARM, T_MELEE, T_PAIRED, T_PARRY,
+    T_POWER, T_SIDEARM, T_UNWIELDY,
+)
+from .damage import OOA_COUP, resolve_hit, take_out
+from .dice import d6
+from .events import E_ASSIST, E_ATTACKS, E_COUP, E_DISARM, E_HIT, E_PARRY, E_REACTION, emit
+from .movement import facing_towards
+from .query import engaged_with, gang_of, in_arc, standing
+from .state import (
+    FI_BROKEN, FI_CH, FI_DISARMED, FI_FACING, FI_POSTURE, FI_STATE, FI_X, FI_Y, FS_ON, PO_SI, PO_STANDING, WP_ID,
+    WP_OOA,
+)
+from .weapons import firepower, profile_usable, strength
+
+UNARMED = -1
+MOD_BROKEN_REACTION = -2
+MOD_TURN = -1
+
+
+@njit(cache=True)
+def melee_score(s, st, b, f, item, p):
+    wid = s.wp[b, f, item, WP_ID]
+    tr = st.wprof[wid, p, PF_TRAITS]
+    sc = 4 * strength(s, st, b, f, wid, p) + 3 * st.wprof[wid, p, PF_AP] + 4 * max(1, st.wprof[wid, p, PF_D])
+    if tr & T_MELEE:
+        sc += 2 * st.wprof[wid, p, PF_ACC_S] + 1
+    if tr & T_POWER:
+        sc += 2
+    return sc
+
+
+@njit(cache=True)
+def usable_in_melee(s, st, b, f, item, p):
+    if not profile_usable(s, st, b, f, item, p):
+        return False
+    wid = s.wp[b, f, item, WP_ID]
+    tr = st.wprof[wid, p, PF_TRAITS]
+    if tr & T_MELEE:
+        return True
+    if tr & T_SIDEARM:
+        return s.wp[b, f, item, WP_OOA] == 0
+    return False
+
+
+@njit(cache=True)
+def choose_melee_weapons(s, st, b, f):
+    """The weapons a fighter fights with (rules 8.1 step 2; choice rule in docs/rules.md):
+    the best-scoring Melee/Sidearm profile, plus the best one on another item unless
+    the first is Unwieldy. Returns (item1, p1, item2, p2); item -1 = none (unarmed)."""
+    i1 = -1
+    p1 = 0
+    s1 = -1 << 20
+    if s.fi[b, f, FI_DISARMED]:
+        return -1, 0, -1, 0
+    for it in range(s.wp.shape[2]):
+        for p in range(st.wprof.shape[1]):
+            if usable_in_melee(s, st, b, f, it, p):
+                sc = melee_score(s, st, b, f, it, p)
+                if sc > s1:
+                    s1 = sc
+                    i1 = it
+                    p1 = p
+    if i1 < 0:
+        return -1, 0, -1, 0
+    if st.wprof[s.wp[b, f, i1, WP_ID], p1, PF_TRAITS] & T_UNWIELDY:
+        return i1, p1, -1, 0
+    i2 = -1
+    p2 = 0
+    s2 = -1 << 20
+    for it in range(s.wp.shape[2]):
+        if it == i1:
+            continue
+        for p in range(st.wprof.shape[1]):
+            if usable_in_melee(s, st, b, f, it, p):
+                if st.wprof[s.wp[b, f, it, WP_ID], p, PF_TRAITS] & T_UNWIELDY:
+                    continue
+                sc = melee_score(s, st, b, f, it, p)
+                if sc > s2:
+                    s2 = sc
+                    i2 = it
+                    p2 = p
+    return i1, p1, i2, p2
+
+
+@njit(cache=True)
+def assists(s, b, f, t):
+    """(+assists, -interference) for f attacking t (rules 8.2)."""
+    ga = gang_of(s, b, f)
+    gt = gang_of(s, b, t)
+    a = 0
+    inter = 0
+    nf = s.fi.shape[1]
+    for o in range(nf):
+        if o == f or o == t or s.fi[b, o, FI_STATE] != FS_ON:
+            continue
+        if gang_of(s, b, o) == ga and engaged_with(s, b, o, t):
+            free = True
+            for x in range(nf):
+                if x != t and gang_of(s, b, x) == gt and engaged_with(s, b, o, x):
+                    free = False
+                    break
+            if free:
+                a += 1
+        elif gang_of(s, b, o) != ga and engaged_with(s, b, o, f):
+            free = True
+            for x in range(nf):
+                if x != f and gang_of(s, b, x) == ga and engaged_with(s, b, o, x):
+                    free = False
+                    break
+            if free:
+                inter += 1
+    return a, inter
+
+
+@njit(cache=True)
+def parry_count(s, st, b, t, attacker_power):
+    n = 0
+    for it in range(s.wp.shape[2]):
+        wid = s.wp[b, t, it, WP_ID]
+        if wid < 0:
+            continue
+        for p in range(st.wprof.shape[1]):
+            if not profile_usable(s, st, b, t, it, p):
+                continue
+            tr = st.wprof[wid, p, PF_TRAITS]
+            if (tr & T_PARRY) and (not attacker_power or (tr & T_POWER)):
+                n += 1
+                break
+    return min(n, 2)
+
+
+@njit(cache=True)
+def weapon_attacks(s, st, b, f, t, item, p, n_dice, mod, parries_left):
+    """Roll n_dice hit rolls with one weapon (item -1: unarmed) and resolve the hits.
+    Returns the parries the target has left."""
+    if n_dice <= 0 or s.fi[b, t, FI_STATE] != FS_ON:
+        return parries_left
+    ws = s.fi[b, f, FI_CH + CH_WS]
+    if item >= 0:
+        wid = s.wp[b, f, item, WP_ID]
+        tr = st.wprof[wid, p, PF_TRAITS]
+        S = strength(s, st, b, f, wid, p)
+        ap = st.wprof[wid, p, PF_AP]
+        dmg = st.wprof[wid, p, PF_D]
+        if tr & T_MELEE:
+            mod += st.wprof[wid, p, PF_ACC_S]
+    else:
+        wid = -1
+        tr = 0
+        S = s.fi[b, f, FI_CH + CH_S]
+        ap = 0
+        dmg = 1
+    need = ws - mod
+    if need < 2:
+        need = 2
+    rolls = np.zeros(n_dice, np.int64)
+    hits = np.zeros(n_dice, np.bool_)
+    for i in range(n_dice):
+        r = d6(s, b)
+        rolls[i] = r
+        hits[i] = r != 1 and r >= need
+        emit(s, b, E_HIT, f, t, r, need, 1 if hits[i] else 0, 0, 0)
+    # parry: the target forces a re-roll of one successful hit per Parry weapon
+    if parries_left > 0:
+        for i in range(n_dice):
+            if parries_left <= 0:
+                break
+            if hits[i]:
+                parries_left -= 1
+                r = d6(s, b)
+                rolls[i] = r
+                hits[i] = r != 1 and r >= need
+                emit(s, b, E_PARRY, t, f, 0, 0, 0, 0, 0)
+                emit(s, b, E_HIT, f, t, r, need, 1 if hits[i] else 0, 0, 0)
+    # a sidearm used in close combat still rolls its Firepower dice (8.3)
+    if item >= 0 and (tr & T_SIDEARM) and not (tr & T_MELEE):
+        _, uns = firepower(s, st, b, f, item, p, 1)
+        if uns:
+            take_out(s, b, f, 3)
+    for i in range(n_dice):
+        if not hits[i] or s.fi[b, t, FI_STATE] != FS_ON:
+            continue
+        sv = S
+        if (tr & T_BACKSTAB):
+            behind = True
+            if s.fi[b, t, FI_POSTURE] == PO_STANDING:
+                behind = not in_arc(s, st, b, t, s.fi[b, f, FI_X], s.fi[b, f, FI_Y], s.fi[b, t, FI_FACING])
+            if behind:
+                sv += 1
+        if (tr & T_DISARM) and rolls[i] == 6:
+            s.fi[b, t, FI_DISARMED] = 1
+            emit(s, b, E_DISARM, t, f, 0, 0, 0, 0, 0)
+        resolve_hit(s, st, b, f, t, sv, ap, dmg, tr, rolls[i], True, s.fi[b, f, FI_X], s.fi[b, f, FI_Y])
+    return parries_left
+
+
+@njit(cache=True)
+def close_combat_attacks(s, st, b, f, t, charging, reaction, extra_mod):
+    """Steps 1-6 of rules 8.1 for f attacking t."""
+    if s.fi[b, f, FI_STATE] != FS_ON or s.fi[b, t, FI_STATE] != FS_ON:
+        return
+    mod = extra_mod
+    # 1. turn to face
+    tx = s.fi[b, t, FI_X]
+    ty = s.fi[b, t, FI_Y]
+    if not in_arc(s, st, b, f, tx, ty, s.fi[b, f, FI_FACING]):
+        mod += MOD_TURN
+        s.fi[b, f, FI_FACING] = facing_towards(tx - s.fi[b, f, FI_X], ty - s.fi[b, f, FI_Y])
+    # 2-3. weapons and Attack dice
+    i1, p1, i2, p2 = choose_melee_weapons(s, st, b, f)
+    a = s.fi[b, f, FI_CH + CH_A]
+    paired = i1 >= 0 and (st.wprof[s.wp[b, f, i1, WP_ID], p1, PF_TRAITS] & T_PAIRED) != 0
+    if i2 >= 0 or paired:
+        a += 1
+    if charging:
+        if paired:
+            a += s.fi[b, f, FI_CH + CH_A]
+        else:
+            a += 1
+    n1 = a
+    n2 = 0
+    n_unarmed = 0
+    if i1 < 0:
+        n_unarmed = a
+        n1 = 0
+    elif i2 >= 0:
+        side1 = (st.wprof[s.wp[b, f, i1, WP_ID], p1, PF_TRAITS] & T_MELEE) == 0
+        side2 = (st.wprof[s.wp[b, f, i2, WP_ID], p2, PF_TRAITS] & T_MELEE) == 0
+        n1 = (a + 1) // 2
+        n2 = a - n1
+        if side1 and side2:
+            n1 = 1
+            n2 = 1
+            n_unarmed = a - 2
+        elif side2:
+            n2 = 1
+            n1 = a - 1
+        elif side1:
+            n1 = 1
+            n2 = a - 1
+    else:
+        if (st.wprof[s.wp[b, f, i1, WP_ID], p1, PF_TRAITS] & T_MELEE) == 0:
+            n1 = 1
+            n_unarmed = a - 1
+    # 5. modifiers
+    ast, inter = assists(s, b, f, t)
+    mod += ast - inter
+    if reaction and s.fi[b, f, FI_BROKEN]:
+        mod += MOD_BROKEN_REACTION
+    emit(s, b, E_ASSIST, f, t, ast, inter, 0, 0, 0)
+    emit(s, b, E_ATTACKS, f, t, a, s.wp[b, f, i1, WP_ID] if i1 >= 0 else -1,
+         s.wp[b, f, i2, WP_ID] if i2 >= 0 else -1, mod, 0)
+    power1 = i1 >= 0 and (st.wprof[s.wp[b, f, i1, WP_ID], p1, PF_TRAITS] & T_POWER) != 0
+    par = parry_count(s, st, b, t, power1)
+    par = weapon_attacks(s, st, b, f, t, i1, p1, n1, mod, par)
+    if i2 >= 0:
+        power2 = (st.wprof[s.wp[b, f, i2, WP_ID], p2, PF_TRAITS] & T_POWER) != 0
+        if power2 != power1:
+            par = parry_count(s, st, b, t, power2)
+        par = weapon_attacks(s, st, b, f, t, i2, p2, n2, mod, par)
+    weapon_attacks(s, st, b, f, t, -1, 0, n_unarmed, mod, par)
+
+
+@njit(cache=True)
+def reactions(s, st, b, f):
+    """Step 7: every enemy still Standing and Engaged with f attacks it back."""
+    for e in range(s.fi.shape[1]):
+        if s.fi[b, f, FI_STATE] != FS_ON or not standing(s, b, f):
+            return
+        if engaged_with(s, b, e, f):
+            emit(s, b, E_REACTION, e, f, 0, 0, 0, 0, 0)
+            close_combat_attacks(s, st, b, e, f, False, True, 0)
+
+
+@njit(cache=True)
+def fight(s, st, b, f, t, charging, extra_mod, engaged_before):
+    """A Fight action (rules 8.1 steps 1-7). ``engaged_before`` marks the enemies f was
+    engaged with when it declared the fight (for the follow-up, step 8)."""
+    close_combat_attacks(s, st, b, f, t, charging, False, extra_mod)
+    reactions(s, st, b, f)
+
+
+@njit(cache=True)
+def followup_options(s, b, f, engaged_before):
+    """Step 8: (may coup de grace, may consolidate) after f's fight."""
+    if s.fi[b, f, FI_STATE] != FS_ON or not standing(s, b, f) or s.fi[b, f, FI_BROKEN]:
+        return False, False
+    any_enemy = False
+    all_si = True
+    all_si_or_ooa = True
+    for e in range(s.fi.shape[1]):
+        if not engaged_before[e]:
+            continue
+        any_enemy = True
+        if s.fi[b, e, FI_STATE] == FS_ON:
+            if s.fi[b, e, FI_POSTURE] != PO_SI:
+                all_si = False
+                all_si_or_ooa = False
+        else:
+            all_si = False
+    if not any_enemy:
+        return False, False
+    return all_si, all_si_or_ooa
+
+
+@njit(cache=True)
+def coup_de_grace(s, b, f, t):
+    emit(s, b, E_COUP, f, t, 0, 0, 0, 0, 0)
+    s.fi[b, f, FI_FACING] = facing_towards(s.fi[b, t, FI_X] - s.fi[b, f, FI_X], s.fi[b, t, FI_Y] - s.fi[b, f, FI_Y])
+    take_out(s, b, t, OOA_COUP)

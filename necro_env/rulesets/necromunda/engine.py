@@ -1,0 +1,593 @@
+"""The decision loop (DESIGN.md section 4): apply one decision, then run everything
+that is not a player's choice until the next decision point.
+
+``step(s, st, b, lay, a, mask)`` assumes ``a`` is legal (the mask said so);
+``advance`` runs the automatic procedures and writes the next mask.
+"""
+import numpy as np
+from numba import njit
+
+from ...core.terrain import DOOR_CLOSED, DOOR_LOCKED, DOOR_OPEN
+from .actions import action_type, spend, twin_sidearms, unwieldy, TYPE_DOUBLE
+from .codec import (
+    A_AIM, A_BLIND_FIRE, A_BOTTLE, A_BYPASS_CASKET, A_CARRY_CASKET, A_CHARGE, A_CONSOLIDATE, A_COUP, A_CRAWL,
+    A_CRAWL_DUCT, A_END, A_FIGHT, A_FIRE_DUCT, A_FLEE, A_FORCE_DOOR, A_MOVE, A_OPEN_DOOR, A_RELOAD, A_RETREAT,
+    A_SELECT, A_SHOOT, A_SHOOT_TWIN, A_SMASH_CASKET, A_STAND_UP, A_TAKE_COVER, A_TERMINAL, A_TURN, decode,
+)
+from .combat import coup_de_grace, fight, reactions, close_combat_attacks
+from .constants import AF_CHARGE_PENALTY, CH_INT, CH_M, CH_S
+from .dice import d3, d6, two_d6
+from .events import (
+    E_ACTION, E_ACTIVATE, E_CASKET, E_CHARGE, E_CONSOLIDATE, E_DOOR, E_DUCT, E_END_ACT, E_FORCE, E_GAME_END,
+    E_INIT, E_INTEL, E_REACTION, E_RELOAD, E_RETREAT, E_STAND, E_TURN, emit,
+)
+from .legal import fill_mask, rel_to_global
+from .movement import MODE_CHARGE, MODE_NORMAL, facing_towards, normalize_engagement, path_stop, place, reach
+from .nerve import queue_pop
+from .phases import (
+    bottle_check, flee_tests, gang_at, needs_bottle_check, priority_phase, rally, recovery, voluntary_retreat,
+)
+from .query import clear_rays, engaged_with, gang_of, initiative, is_engaged
+from .running import run_for_cover
+from .shooting import fire_through_ductway, shoot, shoot_twin
+from .state import (
+    CK_STATE, CK_X, CK_Y, DK_ACTION, DK_BOTTLE, DK_FLEE, DK_FOLLOWUP, DK_NONE, DK_SELECT, DR_STATE, END_BOTTLE,
+    END_DONE, END_FLEE, END_RALLY, END_RECOVERY, FI_ACTS, FI_AIMED, FI_ARMOUR, FI_BASIC, FI_BROKEN, FI_CH,
+    FI_FACING, FI_FREE, FI_POSTURE, FI_READY, FI_STATE, FI_TURN, FI_X, FI_Y, FS_ON, G_ACTIVE, G_DGANG, G_DK,
+    G_DONE, G_ENDGANG, G_ENDSTEP, G_EVN, G_EVOVF, G_FU, G_FUM0, G_FUM1, G_MF, G_NDEC, G_NGANGS, G_PHASE, G_QN,
+    G_ROUND, G_ROUND_LIMIT, G_TRUNC, G_TURN, G_WINNER, GG_BOTTLE_ASKED, GG_BOTTLED, GG_FLEE_ASKED, GG_OUT,
+    GG_RETREATED, GG_VOLBOTTLE, PH_ACTION, PH_END, PH_OVER, PH_PRIORITY, PO_PINNED, PO_SI, PO_STANDING,
+)
+from .weapons import plentiful, reload_profile
+
+CASKET_CLOSED = 1
+CASKET_OPEN = 2
+
+END_REASON_ONE_LEFT = 0
+END_REASON_ROUND_LIMIT = 1
+
+
+# ------------------------------------------------------------------ game end
+@njit(cache=True)
+def in_battle(s, b, g):
+    """A gang is still fighting while it has a fighter on the battlefield that is not
+    Prone and Seriously Injured and it has not retreated (docs/rules.md, scenario)."""
+    if s.gang[b, g, GG_RETREATED]:
+        return False
+    mf = s.g[b, G_MF]
+    for i in range(mf):
+        f = g * mf + i
+        if s.fi[b, f, FI_STATE] == FS_ON and s.fi[b, f, FI_POSTURE] != PO_SI:
+            return True
+    return False
+
+
+@njit(cache=True)
+def check_end(s, b):
+    ng = s.g[b, G_NGANGS]
+    alive = 0
+    last = -1
+    for g in range(ng):
+        if in_battle(s, b, g):
+            alive += 1
+            last = g
+        else:
+            s.gang[b, g, GG_OUT] = 1
+    if alive <= 1:
+        s.g[b, G_DONE] = 1
+        s.g[b, G_WINNER] = last
+        s.g[b, G_PHASE] = PH_OVER
+        s.g[b, G_ACTIVE] = -1
+        emit(s, b, E_GAME_END, last, -1, END_REASON_ONE_LEFT, 0, 0, 0, 0)
+        return True
+    return False
+
+
+# ------------------------------------------------------------------ activations
+@njit(cache=True)
+def start_activation(s, b, f):
+    s.fi[b, f, FI_READY] = 0
+    s.fi[b, f, FI_ACTS] = 2
+    s.fi[b, f, FI_BASIC] = 0
+    s.fi[b, f, FI_FREE] = 0
+    s.fi[b, f, FI_AIMED] = 0
+    s.fi[b, f, FI_TURN] = 1 if s.fi[b, f, FI_POSTURE] == PO_STANDING else 0
+    s.g[b, G_ACTIVE] = f
+    emit(s, b, E_ACTIVATE, f, -1, s.g[b, G_ROUND], 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def end_activation(s, b):
+    f = s.g[b, G_ACTIVE]
+    if f >= 0:
+        s.fi[b, f, FI_ACTS] = 0
+        s.fi[b, f, FI_TURN] = 0
+        emit(s, b, E_END_ACT, f, -1, 0, 0, 0, 0, 0)
+    s.g[b, G_ACTIVE] = -1
+    s.g[b, G_TURN] = (s.g[b, G_TURN] + 1) % s.g[b, G_NGANGS]
+
+
+@njit(cache=True)
+def gang_has_ready(s, b, g):
+    mf = s.g[b, G_MF]
+    for i in range(mf):
+        f = g * mf + i
+        if s.fi[b, f, FI_STATE] == FS_ON and s.fi[b, f, FI_READY]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def next_gang(s, b):
+    ng = s.g[b, G_NGANGS]
+    for i in range(ng):
+        pos = (s.g[b, G_TURN] + i) % ng
+        g = gang_at(s, b, pos)
+        if gang_has_ready(s, b, g):
+            s.g[b, G_TURN] = pos
+            return g
+    return -1
+
+
+# ------------------------------------------------------------------ action resolution
+@njit(cache=True)
+def do_move(s, st, b, f, cell, budget, kind):
+    h, w = st.terrain.shape
+    n = h * w
+    dist = np.empty(n, np.int32)
+    prev = np.empty(n, np.int32)
+    endable = np.empty(n, np.bool_)
+    reach(s, st, b, f, budget, MODE_NORMAL, -1, dist, prev, endable)
+    start = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
+    if cell != start:
+        place(s, st, b, f, cell % w, cell // w, dist[cell], kind)
+    return prev[cell]
+
+
+@njit(cache=True)
+def do_charge(s, st, b, f, t):
+    """Charge (5.2, 6.2): M + D3, shortest path into base contact, else stop 1" away; then the free Fight."""
+    h, w = st.terrain.shape
+    n = h * w
+    had_los = clear_rays(s, st, b, f, t, False) > 0
+    roll = d3(s, b)
+    allowance = s.fi[b, f, FI_CH + CH_M] + roll - st.armour[s.fi[b, f, FI_ARMOUR], AF_CHARGE_PENALTY]
+    dist = np.empty(n, np.int32)
+    prev = np.empty(n, np.int32)
+    endable = np.empty(n, np.bool_)
+    reach(s, st, b, f, 2 * (s.fi[b, f, FI_CH + CH_M] + 3), MODE_CHARGE, t, dist, prev, endable)
+    start = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
+    tx = s.fi[b, t, FI_X]
+    ty = s.fi[b, t, FI_Y]
+    goal = -1
+    if max(abs(tx - s.fi[b, f, FI_X]), abs(ty - s.fi[b, f, FI_Y])) == 1:
+        goal = start
+    else:
+        bd = 1 << 29
+        for c in range(n):
+            if endable[c] and max(abs(c % w - tx), abs(c // w - ty)) == 1 and dist[c] < bd:
+                bd = dist[c]
+                goal = c
+    reached = False
+    if goal == start:
+        reached = True
+    elif goal >= 0:
+        if dist[goal] <= 2 * allowance:
+            place(s, st, b, f, goal % w, goal // w, dist[goal], 1)
+            reached = True
+        else:
+            stop = path_stop(prev, start, goal, dist, 2 * allowance, endable)
+            # the stop cell must not be a contact cell (contact is only reachable in full)
+            if stop != start:
+                place(s, st, b, f, stop % w, stop // w, dist[stop], 1)
+    emit(s, b, E_CHARGE, f, t, roll, allowance, 1 if reached else 0, 0, 0)
+    if reached:
+        s.fi[b, f, FI_FACING] = facing_towards(tx - s.fi[b, f, FI_X], ty - s.fi[b, f, FI_Y])
+    normalize_engagement(s, b)
+    s.fi[b, f, FI_TURN] = 0
+    if s.fi[b, f, FI_STATE] != FS_ON:
+        return
+    if is_engaged(s, b, f):
+        target = t if engaged_with(s, b, f, t) else -1
+        if target < 0:
+            for e in range(s.fi.shape[1]):
+                if engaged_with(s, b, f, e):
+                    target = e
+                    break
+        start_fight(s, st, b, f, target, True, 0 if had_los else -1)
+    elif reached and s.fi[b, t, FI_POSTURE] == PO_SI:
+        coup_de_grace(s, b, f, t)
+
+
+@njit(cache=True)
+def start_fight(s, st, b, f, t, charging, mod):
+    """A Fight (free after a charge, or Basic): attacks, reactions, then the follow-up decision."""
+    nf = s.fi.shape[1]
+    eng = np.zeros(nf, np.bool_)
+    m0 = 0
+    m1 = 0
+    for e in range(nf):
+        if engaged_with(s, b, f, e):
+            eng[e] = True
+            if e < 31:
+                m0 |= 1 << e
+            else:
+                m1 |= 1 << (e - 31)
+    fight(s, st, b, f, t, charging, mod, eng)
+    s.g[b, G_FU] = f
+    s.g[b, G_FUM0] = m0
+    s.g[b, G_FUM1] = m1
+
+
+@njit(cache=True)
+def do_retreat(s, st, b, f, cell):
+    """Retreat (5.2): Initiative test; engaged enemies that pass an Initiative test make reaction
+    attacks first; on a pass the retreater then moves up to D6" towards the chosen cell."""
+    w = st.terrain.shape[1]
+    r = d6(s, b)
+    need = initiative(s, st, b, f)
+    passed = r >= need
+    emit(s, b, E_INIT, f, -1, r, need, 1 if passed else 0, 4, 0)
+    for e in range(s.fi.shape[1]):
+        if s.fi[b, f, FI_STATE] != FS_ON or s.fi[b, f, FI_POSTURE] != PO_STANDING:
+            break
+        if engaged_with(s, b, e, f):
+            re = d6(s, b)
+            ne = initiative(s, st, b, e)
+            ok = re >= ne
+            emit(s, b, E_INIT, e, f, re, ne, 1 if ok else 0, 5, 0)
+            if ok:
+                emit(s, b, E_REACTION, e, f, 0, 0, 0, 0, 0)
+                close_combat_attacks(s, st, b, e, f, False, True, 0)
+    if not passed or s.fi[b, f, FI_STATE] != FS_ON or s.fi[b, f, FI_POSTURE] != PO_STANDING:
+        return
+    allowance = d6(s, b)
+    emit(s, b, E_RETREAT, f, -1, allowance, allowance, 0, 0, 0)
+    n = st.terrain.shape[0] * w
+    dist = np.empty(n, np.int32)
+    prev = np.empty(n, np.int32)
+    endable = np.empty(n, np.bool_)
+    reach(s, st, b, f, 12, MODE_NORMAL, -1, dist, prev, endable)
+    start = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
+    stop = path_stop(prev, start, cell, dist, 2 * allowance, endable)
+    if stop != start:
+        place(s, st, b, f, stop % w, stop // w, dist[stop], 3)
+    s.fi[b, f, FI_TURN] = 1
+
+
+@njit(cache=True)
+def set_door(s, b, d, f, state):
+    s.door[b, d, DR_STATE] = state
+    emit(s, b, E_DOOR, f, -1, d, state, 0, 0, 0)
+
+
+@njit(cache=True)
+def toggle_door(s, b, d, f):
+    if s.door[b, d, DR_STATE] == DOOR_OPEN:
+        set_door(s, b, d, f, DOOR_CLOSED)
+    else:
+        set_door(s, b, d, f, DOOR_OPEN)
+
+
+@njit(cache=True)
+def int_test(s, b, f, mod):
+    r = two_d6(s, b)
+    need = s.fi[b, f, FI_CH + CH_INT] - mod
+    ok = r >= need
+    emit(s, b, E_INTEL, f, -1, r, need, 1 if ok else 0, 0, 0)
+    return ok
+
+
+@njit(cache=True)
+def apply_action(s, st, b, lay, kind, p1, p2):
+    """Resolve one decision of the active fighter (DK_ACTION)."""
+    f = s.g[b, G_ACTIVE]
+    me = gang_of(s, b, f)
+    h, w = st.terrain.shape
+    nf = s.fi.shape[1]
+    emit(s, b, E_ACTION, f, -1, kind, p1, p2, 0, 0)
+    if kind == A_END:
+        end_activation(s, b)
+        return
+    if kind == A_TURN:
+        s.fi[b, f, FI_FACING] = p1
+        s.fi[b, f, FI_TURN] = 0
+        emit(s, b, E_TURN, f, -1, p1, 0, 0, 0, 0)
+        return
+    if kind == A_SHOOT or kind == A_FIRE_DUCT or kind == A_BLIND_FIRE:
+        item = p1 // 2
+        prof = p1 % 2
+        t = rel_to_global(s, b, me, p2)
+        wid = s.wp[b, f, item, 0]
+        spend(s, b, f, kind, kind == A_SHOOT and unwieldy(st, wid, prof))
+        if kind == A_SHOOT:
+            shoot(s, st, b, f, item, prof, t, False, 0)
+        elif kind == A_BLIND_FIRE:
+            shoot(s, st, b, f, item, prof, t, True, -2)
+        else:
+            s.fi[b, f, FI_TURN] = 0
+            fire_through_ductway(s, st, b, f, item, prof, t)
+        return
+    spend(s, b, f, kind, False)
+    keep_turn = False
+    if kind == A_MOVE:
+        do_move(s, st, b, f, p1, 2 * s.fi[b, f, FI_CH + CH_M], 0)
+        keep_turn = True
+    elif kind == A_TAKE_COVER:
+        half = (s.fi[b, f, FI_CH + CH_M] + 1) // 2
+        do_move(s, st, b, f, p1, 2 * half, 4)
+        s.fi[b, f, FI_POSTURE] = PO_PINNED
+    elif kind == A_CARRY_CASKET:
+        k = -1
+        for j in range(s.casket.shape[1]):
+            if s.casket[b, j, CK_STATE] != 0:
+                dx = s.casket[b, j, CK_X] - s.fi[b, f, FI_X]
+                dy = s.casket[b, j, CK_Y] - s.fi[b, f, FI_Y]
+                if dx * dx + dy * dy <= 4:
+                    k = j
+                    break
+        pv = do_move(s, st, b, f, p1, 2 * s.fi[b, f, FI_CH + CH_M], 5)
+        if k >= 0 and pv >= 0:
+            s.casket[b, k, CK_X] = pv % w
+            s.casket[b, k, CK_Y] = pv // w
+            emit(s, b, E_CASKET, f, -1, k, -1, pv, 0, 0)
+        keep_turn = True
+    elif kind == A_CHARGE:
+        do_charge(s, st, b, f, rel_to_global(s, b, me, p1))
+    elif kind == A_SHOOT_TWIN:
+        i1, q1, i2, q2 = twin_sidearms(s, st, b, f)
+        shoot_twin(s, st, b, f, i1, q1, i2, q2, rel_to_global(s, b, me, p1))
+    elif kind == A_AIM:
+        s.fi[b, f, FI_AIMED] = 1
+    elif kind == A_RELOAD:
+        p = reload_profile(s, st, b, f, p1)
+        wid = s.wp[b, f, p1, 0]
+        if plentiful(st, wid, p):
+            ok = True
+            r = 0
+        else:
+            r = d6(s, b)
+            ok = r >= st.wprof[wid, p, 9]
+        emit(s, b, E_RELOAD, f, -1, p1, r, 1 if ok else 0, 0, 0)
+        if ok:
+            s.wp[b, f, p1, 1] = 0
+    elif kind == A_COUP:
+        t = rel_to_global(s, b, me, p1)
+        coup_de_grace(s, b, f, t)
+    elif kind == A_OPEN_DOOR:
+        toggle_door(s, b, p1, f)
+    elif kind == A_TERMINAL:
+        if int_test(s, b, f, -2):
+            toggle_door(s, b, p1, f)
+    elif kind == A_FORCE_DOOR:
+        r = d6(s, b)
+        helpers = 0
+        dx0 = st.door_xy[p1, 0]
+        dy0 = st.door_xy[p1, 1]
+        for o in range(nf):
+            if o != f and s.fi[b, o, FI_STATE] == FS_ON and gang_of(s, b, o) == me:
+                if max(abs(s.fi[b, o, FI_X] - dx0), abs(s.fi[b, o, FI_Y] - dy0)) == 1:
+                    helpers += 1
+        total = r + s.fi[b, f, FI_CH + CH_S] + 2 * helpers
+        ok = total >= 9
+        emit(s, b, E_FORCE, f, -1, r, total, 1 if ok else 0, 0, 0)
+        if ok:
+            set_door(s, b, p1, f, DOOR_OPEN)
+    elif kind == A_SMASH_CASKET:
+        r = d6(s, b)
+        ok = r + s.fi[b, f, FI_CH + CH_S] >= 6
+        emit(s, b, E_CASKET, f, -1, p1, 1 if ok else 0, r, 6, 0)
+        if ok:
+            s.casket[b, p1, CK_STATE] = CASKET_OPEN
+    elif kind == A_BYPASS_CASKET:
+        ok = int_test(s, b, f, 0)
+        emit(s, b, E_CASKET, f, -1, p1, 1 if ok else 0, 0, 0, 0)
+        if ok:
+            s.casket[b, p1, CK_STATE] = CASKET_OPEN
+    elif kind == A_CRAWL_DUCT:
+        ox = s.fi[b, f, FI_X]
+        oy = s.fi[b, f, FI_Y]
+        emit(s, b, E_DUCT, f, -1, oy * w + ox, p1, 0, 0, 0)
+        s.fi[b, f, FI_X] = p1 % w
+        s.fi[b, f, FI_Y] = p1 // w
+        keep_turn = True
+    elif kind == A_FIGHT:
+        start_fight(s, st, b, f, rel_to_global(s, b, me, p1), False, 0)
+    elif kind == A_RETREAT:
+        do_retreat(s, st, b, f, p1)
+        keep_turn = True
+    elif kind == A_STAND_UP:
+        s.fi[b, f, FI_POSTURE] = PO_STANDING
+        emit(s, b, E_STAND, f, -1, s.fi[b, f, FI_FACING], 0, 0, 0, 0)
+        keep_turn = True
+    elif kind == A_CRAWL:
+        half = (s.fi[b, f, FI_CH + CH_M] + 1) // 2
+        do_move(s, st, b, f, p1, 2 * half, 6)
+    if s.fi[b, f, FI_STATE] == FS_ON:
+        s.fi[b, f, FI_TURN] = 1 if (keep_turn and s.fi[b, f, FI_POSTURE] == PO_STANDING) else 0
+    normalize_engagement(s, b)
+
+
+@njit(cache=True)
+def apply_followup(s, st, b, kind, p1):
+    f = s.g[b, G_FU]
+    me = gang_of(s, b, f)
+    w = st.terrain.shape[1]
+    emit(s, b, E_ACTION, f, -1, kind, p1, 0, 1, 0)
+    s.g[b, G_FU] = -1
+    if kind == A_COUP:
+        coup_de_grace(s, b, f, rel_to_global(s, b, me, p1))
+    elif kind == A_CONSOLIDATE:
+        ox = s.fi[b, f, FI_X]
+        oy = s.fi[b, f, FI_Y]
+        do_move(s, st, b, f, p1, 4, 7)
+        emit(s, b, E_CONSOLIDATE, f, -1, oy * w + ox, p1, 0, 0, 0)
+        normalize_engagement(s, b)
+
+
+# ------------------------------------------------------------------ the loop
+@njit(cache=True)
+def active_can_continue(s, b):
+    f = s.g[b, G_ACTIVE]
+    if f < 0 or s.fi[b, f, FI_STATE] != FS_ON or s.fi[b, f, FI_BROKEN]:
+        return False
+    return s.fi[b, f, FI_ACTS] > 0 or s.fi[b, f, FI_TURN] == 1
+
+
+@njit(cache=True)
+def end_phase(s, st, b):
+    """Runs the End phase steps; returns True when it stopped for a decision."""
+    ng = s.g[b, G_NGANGS]
+    while s.g[b, G_ENDSTEP] < END_DONE:
+        step_ = s.g[b, G_ENDSTEP]
+        if step_ == END_BOTTLE:
+            while s.g[b, G_ENDGANG] < ng:
+                g = gang_at(s, b, s.g[b, G_ENDGANG])
+                if needs_bottle_check(s, b, g):
+                    if not s.gang[b, g, GG_BOTTLE_ASKED]:
+                        s.g[b, G_DK] = DK_BOTTLE
+                        s.g[b, G_DGANG] = g
+                        return True
+                    bottle_check(s, b, g)
+                s.g[b, G_ENDGANG] += 1
+        elif step_ == END_FLEE:
+            for pos in range(ng):
+                g = gang_at(s, b, pos)
+                if s.gang[b, g, GG_BOTTLED] and not s.gang[b, g, GG_OUT]:
+                    flee_tests(s, b, g)
+        elif step_ == END_RECOVERY:
+            assisted = np.zeros(s.fi.shape[1], np.int64)
+            for pos in range(ng):
+                recovery(s, b, gang_at(s, b, pos), assisted)
+        elif step_ == END_RALLY:
+            for pos in range(ng):
+                rally(s, b, gang_at(s, b, pos))
+        s.g[b, G_ENDSTEP] = step_ + 1
+        s.g[b, G_ENDGANG] = 0
+        if check_end(s, b):
+            return False
+    for g in range(ng):
+        s.gang[b, g, GG_BOTTLE_ASKED] = 0
+        s.gang[b, g, GG_VOLBOTTLE] = 0
+    return False
+
+
+@njit(cache=True)
+def advance(s, st, b, lay, mask):
+    """Run automatic procedures until a player must decide; write the mask. Returns the
+    number of legal actions (0 when the game is over)."""
+    while True:
+        if s.g[b, G_DONE]:
+            s.g[b, G_DK] = DK_NONE
+            return fill_mask(s, st, b, lay, mask)
+        ph = s.g[b, G_PHASE]
+        if ph == PH_PRIORITY:
+            priority_phase(s, b)
+            s.g[b, G_PHASE] = PH_ACTION
+            s.g[b, G_TURN] = 0
+            s.g[b, G_ACTIVE] = -1
+            continue
+        if ph == PH_ACTION:
+            if s.g[b, G_QN] > 0:
+                f = queue_pop(s, b)
+                if s.fi[b, f, FI_STATE] == FS_ON and s.fi[b, f, FI_BROKEN]:
+                    run_for_cover(s, st, b, f)
+                    normalize_engagement(s, b)
+                continue
+            if check_end(s, b):
+                continue
+            if s.g[b, G_FU] >= 0:
+                s.g[b, G_DK] = DK_FOLLOWUP
+                s.g[b, G_DGANG] = gang_of(s, b, s.g[b, G_FU])
+                n = fill_mask(s, st, b, lay, mask)
+                if n > 1:
+                    return n
+                s.g[b, G_FU] = -1
+                continue
+            if s.g[b, G_ACTIVE] >= 0:
+                if active_can_continue(s, b):
+                    s.g[b, G_DK] = DK_ACTION
+                    s.g[b, G_DGANG] = gang_of(s, b, s.g[b, G_ACTIVE])
+                    n = fill_mask(s, st, b, lay, mask)
+                    if n > 1:
+                        return n
+                end_activation(s, b)
+                continue
+            asked = False
+            for pos in range(s.g[b, G_NGANGS]):
+                g = gang_at(s, b, pos)
+                if (s.gang[b, g, GG_BOTTLED] and not s.gang[b, g, GG_OUT] and not s.gang[b, g, GG_RETREATED]
+                        and not s.gang[b, g, GG_FLEE_ASKED]):
+                    s.g[b, G_DK] = DK_FLEE
+                    s.g[b, G_DGANG] = g
+                    asked = True
+                    break
+            if asked:
+                return fill_mask(s, st, b, lay, mask)
+            g = next_gang(s, b)
+            if g < 0:
+                s.g[b, G_PHASE] = PH_END
+                s.g[b, G_ENDSTEP] = END_BOTTLE
+                s.g[b, G_ENDGANG] = 0
+                continue
+            s.g[b, G_DK] = DK_SELECT
+            s.g[b, G_DGANG] = g
+            return fill_mask(s, st, b, lay, mask)
+        if ph == PH_END:
+            if end_phase(s, st, b):
+                return fill_mask(s, st, b, lay, mask)
+            if s.g[b, G_DONE]:
+                continue
+            if s.g[b, G_ROUND] >= s.g[b, G_ROUND_LIMIT]:
+                s.g[b, G_DONE] = 1
+                s.g[b, G_TRUNC] = 1
+                s.g[b, G_WINNER] = -1
+                s.g[b, G_PHASE] = PH_OVER
+                emit(s, b, E_GAME_END, -1, -1, END_REASON_ROUND_LIMIT, 0, 0, 0, 0)
+                continue
+            s.g[b, G_PHASE] = PH_PRIORITY
+            continue
+        return 0
+
+
+@njit(cache=True)
+def step(s, st, b, lay, a, mask):
+    """Apply legal action ``a`` for game b and advance to the next decision.
+    Clears the event buffer first; returns the number of legal next actions."""
+    s.g[b, G_EVN] = 0
+    s.g[b, G_EVOVF] = 0
+    s.g[b, G_NDEC] += 1
+    kind, p1, p2 = decode(lay, s.fi.shape[1], a)
+    dk = s.g[b, G_DK]
+    if dk == DK_SELECT:
+        f = s.g[b, G_DGANG] * s.g[b, G_MF] + p1
+        start_activation(s, b, f)
+        if s.fi[b, f, FI_BROKEN]:
+            # a Broken fighter's activation is its Running for Cover (10.2)
+            run_for_cover(s, st, b, f)
+            normalize_engagement(s, b)
+            end_activation(s, b)
+    elif dk == DK_ACTION:
+        apply_action(s, st, b, lay, kind, p1, p2)
+    elif dk == DK_FOLLOWUP:
+        apply_followup(s, st, b, kind, p1)
+    elif dk == DK_BOTTLE:
+        g = s.g[b, G_DGANG]
+        s.gang[b, g, GG_BOTTLE_ASKED] = 1
+        s.gang[b, g, GG_VOLBOTTLE] = 1 if kind == A_BOTTLE else 0
+    elif dk == DK_FLEE:
+        g = s.g[b, G_DGANG]
+        s.gang[b, g, GG_FLEE_ASKED] = 1
+        if kind == A_FLEE:
+            voluntary_retreat(s, st, b, g)
+    return advance(s, st, b, lay, mask)
+
+
+@njit(cache=True)
+def begin(s, st, b, lay, mask):
+    """Start a freshly set-up game: the first Priority phase and the first decision."""
+    s.g[b, G_EVN] = 0
+    s.g[b, G_PHASE] = PH_PRIORITY
+    s.g[b, G_FU] = -1
+    s.g[b, G_ACTIVE] = -1
+    return advance(s, st, b, lay, mask)

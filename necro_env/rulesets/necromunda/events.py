@@ -1,0 +1,135 @@
+"""Structured events (DESIGN.md section 7): one int16 row per rule step.
+
+Row: (kind, actor, target, a, b, c, d, e). ``EVENT_FIELDS`` names what a..e
+mean for each kind; the battle log, replays and rule tests read these rows.
+Fighters are global indices (gang * fighters_per_gang + slot); cells are flat
+indices y * width + x.
+"""
+from numba import njit
+
+from .state import EV_A, EV_ACTOR, EV_B, EV_C, EV_D, EV_E, EV_KIND, EV_TARGET, G_EVN, G_EVOVF
+
+E_ROUND = 1
+E_PRIORITY = 2
+E_ACTIVATE = 3
+E_ACTION = 4
+E_MOVE = 5
+E_TURN = 6
+E_CHARGE = 7
+E_COOL = 8
+E_SHOT = 9
+E_HIT = 10
+E_FIREPOWER = 11
+E_AMMO = 12
+E_PINNED = 13
+E_STRAY = 14
+E_WOUND = 15
+E_SAVE = 16
+E_DAMAGE = 17
+E_INJURY = 18
+E_FLESH = 19
+E_SERIOUS = 20
+E_OOA = 21
+E_NERVE = 22
+E_BROKEN = 23
+E_RFC = 24
+E_RALLY = 25
+E_BOTTLE = 26
+E_FLEE = 27
+E_RECOVERY = 28
+E_DOOR = 29
+E_CASKET = 30
+E_INIT = 31
+E_KNOCKBACK = 32
+E_GAME_END = 33
+E_END_ACT = 34
+E_REACTION = 35
+E_PARRY = 36
+E_FIELD = 37
+E_RELOAD = 38
+E_STAND = 39
+E_ATTACKS = 40
+E_DUCT = 41
+E_UNSTABLE = 42
+E_DISARM = 43
+E_ASSIST = 44
+E_STANDUP_ENGAGED = 45
+E_COUP = 46
+E_CONSOLIDATE = 47
+E_RETREAT = 48
+E_INTEL = 49
+E_FORCE = 50
+
+EVENT_NAMES = {v: k[2:].lower() for k, v in dict(globals()).items() if k.startswith("E_") and isinstance(v, int)}
+
+# What a, b, c, d, e mean per kind (documentation and the battle log).
+EVENT_FIELDS = {
+    E_ROUND: ("round",),
+    E_PRIORITY: ("roll", "order"),  # actor = gang; one row per gang, then order 0 marks the holder
+    E_ACTIVATE: ("round",),
+    E_ACTION: ("action_kind", "p1", "p2"),
+    E_MOVE: ("from_cell", "to_cell", "cost_half_inches", "move_kind"),
+    E_TURN: ("facing",),
+    E_CHARGE: ("d3", "allowance_inches", "reached"),
+    E_COOL: ("roll", "need", "passed", "reason"),
+    E_SHOT: ("weapon", "profile", "band", "modifier", "cover"),
+    E_HIT: ("roll", "need", "hit", "reason"),
+    E_FIREPOWER: ("face", "holes", "ammo_symbol"),
+    E_AMMO: ("roll", "need", "passed", "slot"),
+    E_PINNED: (),
+    E_STRAY: ("roll", "hit"),
+    E_WOUND: ("roll", "need", "wounded", "strength", "toughness"),
+    E_SAVE: ("roll", "need", "saved", "modified_roll"),
+    E_DAMAGE: ("damage", "wounds_left"),
+    E_INJURY: ("result", "die"),  # result 0 flesh wound, 1 serious injury, 2 out of action
+    E_FLESH: ("flesh_wounds", "toughness"),
+    E_SERIOUS: (),
+    E_OOA: ("reason",),
+    E_NERVE: ("roll", "need", "passed"),  # target = casualty
+    E_BROKEN: (),
+    E_RFC: ("from_cell", "to_cell", "allowance_inches"),
+    E_RALLY: ("roll", "need", "passed"),
+    E_BOTTLE: ("roll", "total", "crew", "bottled", "voluntary"),  # actor = gang
+    E_FLEE: ("roll", "need", "fled"),
+    E_RECOVERY: ("result", "die", "assistant", "second_die"),
+    E_DOOR: ("door", "new_state"),
+    E_CASKET: ("casket", "opened", "roll", "need"),
+    E_INIT: ("roll", "need", "passed", "reason"),
+    E_KNOCKBACK: ("roll", "from_cell", "to_cell", "blocked"),
+    E_GAME_END: ("reason",),  # actor = winning gang or -1
+    E_END_ACT: (),
+    E_REACTION: (),
+    E_PARRY: ("parry_weapon",),
+    E_FIELD: ("roll", "worked", "burnout_roll"),
+    E_RELOAD: ("slot", "roll", "passed"),
+    E_STAND: ("facing",),
+    E_ATTACKS: ("dice", "weapon1", "weapon2", "modifier"),
+    E_DUCT: ("from_cell", "to_cell"),
+    E_UNSTABLE: ("roll", "out_of_action"),
+    E_DISARM: (),
+    E_ASSIST: ("assists", "interference"),
+    E_STANDUP_ENGAGED: (),
+    E_COUP: (),
+    E_CONSOLIDATE: ("from_cell", "to_cell"),
+    E_RETREAT: ("roll", "allowance_inches"),
+    E_INTEL: ("roll", "need", "passed"),
+    E_FORCE: ("roll", "total", "passed"),
+}
+
+
+@njit(cache=True)
+def emit(s, b, kind, actor, target, a, bb, c, d, e):
+    n = s.g[b, G_EVN]
+    if n >= s.ev.shape[1]:
+        s.g[b, G_EVOVF] = 1
+        return
+    row = s.ev[b, n]
+    row[EV_KIND] = kind
+    row[EV_ACTOR] = actor
+    row[EV_TARGET] = target
+    row[EV_A] = a
+    row[EV_B] = bb
+    row[EV_C] = c
+    row[EV_D] = d
+    row[EV_E] = e
+    s.g[b, G_EVN] = n + 1

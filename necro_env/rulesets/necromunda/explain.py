@@ -1,0 +1,89 @@
+"""Human-readable names of action indices and reasons why an action is illegal."""
+from ...core.terrain import FACING_NAMES
+from . import codec as C
+from .actions import status_pp, status_psi, status_sa, status_se
+from .state import DK_ACTION, DK_BOTTLE, DK_FLEE, DK_FOLLOWUP, DK_NAMES, DK_SELECT, FI_ACTS, G_ACTIVE, G_DK, G_FU
+
+ALLOWED_BY_DECISION = {
+    DK_SELECT: {C.A_SELECT},
+    DK_FOLLOWUP: {C.A_END, C.A_COUP, C.A_CONSOLIDATE},
+    DK_BOTTLE: {C.A_END, C.A_BOTTLE},
+    DK_FLEE: {C.A_END, C.A_FLEE},
+}
+STATUS_OF_KIND = {
+    C.A_MOVE: "sa", C.A_CHARGE: "sa", C.A_TAKE_COVER: "sa", C.A_SHOOT: "sa", C.A_SHOOT_TWIN: "sa", C.A_AIM: "sa",
+    C.A_COUP: "sa", C.A_OPEN_DOOR: "sa", C.A_TERMINAL: "sa", C.A_FORCE_DOOR: "sa", C.A_SMASH_CASKET: "sa",
+    C.A_BYPASS_CASKET: "sa", C.A_CARRY_CASKET: "sa", C.A_CRAWL_DUCT: "sa", C.A_FIRE_DUCT: "sa",
+    C.A_RELOAD: "sa|pp", C.A_FIGHT: "se", C.A_RETREAT: "se", C.A_STAND_UP: "pp", C.A_CRAWL: "pp|psi",
+    C.A_BLIND_FIRE: "pp",
+}
+STATUS_TEXT = {"sa": "Standing and Active", "se": "Standing and Engaged", "pp": "Prone and Pinned",
+               "psi": "Prone and Seriously Injured"}
+
+
+def describe_index(game, index):
+    kind, p1, p2 = C.decode(game.layout, game.dims.n_fighters, index)
+    name, pk = C.KINDS[kind]
+    w = game.dims.width
+    if pk == C.P_NONE:
+        return C.Action(name)
+    if pk == C.P_FIGHTER:
+        return C.Action(name, fighter=int(p1))
+    if pk == C.P_CELL:
+        return C.Action(name, cell=(int(p1 % w), int(p1 // w)))
+    me = game.current_gang
+    mf, ng = game.dims.max_fighters, game.dims.n_gangs
+
+    def tgt(r):
+        return (int((me + r // mf) % ng), int(r % mf))
+
+    if pk == C.P_TARGET:
+        return C.Action(name, target=tgt(p1))
+    if pk == C.P_WEAPON_TARGET:
+        return C.Action(name, weapon=int(p1 // 2), profile=int(p1 % 2), target=tgt(p2))
+    if pk == C.P_ITEM:
+        return C.Action(name, weapon=int(p1))
+    if pk == C.P_DOOR:
+        return C.Action(name, door=int(p1))
+    if pk == C.P_CASKET:
+        return C.Action(name, casket=int(p1))
+    return C.Action(name, facing=FACING_NAMES[int(p1)])
+
+
+def _status(game, f):
+    s, b = game.state, 0
+    for key, fn in (("sa", status_sa), ("se", status_se), ("pp", status_pp), ("psi", status_psi)):
+        if fn(s, b, f):
+            return key
+    return "broken" if s.fi[0, f, 8] else "none"
+
+
+def why_illegal(game, index):
+    kind, p1, p2 = C.decode(game.layout, game.dims.n_fighters, index)
+    name = C.KINDS[kind][0]
+    g = game.state.g[0]
+    dk = int(g[G_DK])
+    dname = DK_NAMES.get(dk, "none")
+    if dk in ALLOWED_BY_DECISION and kind not in ALLOWED_BY_DECISION[dk]:
+        allowed = ", ".join(C.KIND_NAMES[k] for k in sorted(ALLOWED_BY_DECISION[dk]))
+        return f"the game awaits a {dname} decision, which allows only: {allowed}"
+    if dk == DK_SELECT:
+        return f"fighter slot {p1} of gang {int(g[3])} is not on the battlefield with a Ready marker"
+    if dk == DK_ACTION:
+        if kind in (C.A_SELECT, C.A_CONSOLIDATE, C.A_BOTTLE, C.A_FLEE):
+            return f"{name} is not an action a fighter can choose during its activation"
+        f = int(g[G_ACTIVE])
+        st = _status(game, f)
+        need = STATUS_OF_KIND.get(kind)
+        if need and st not in need.split("|"):
+            want = " or ".join(STATUS_TEXT[k] for k in need.split("|"))
+            have = STATUS_TEXT.get(st, "Broken" if st == "broken" else st)
+            return f"{name} needs a {want} fighter; the active fighter is {have}"
+        if kind == C.A_TURN:
+            return "a fighter may choose a new facing only when activated or after moving, once, and not to its current facing"
+        acts = int(game.state.fi[0, f, FI_ACTS])
+        return (f"{name} is not legal here: the fighter has {acts} action(s) left, and the action's cost, "
+                f"Basic-once rule, range, reach, line of sight or target status rules it out")
+    if dk == DK_FOLLOWUP:
+        return f"{name} is not an allowed follow-up for fighter {int(g[G_FU])} (rules 8.1 step 8)"
+    return f"{name} is not legal in the {dname} decision"

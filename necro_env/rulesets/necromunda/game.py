@@ -1,0 +1,438 @@
+"""A Necromunda game as a Python object over the array core (batch of one).
+
+``Game`` is what the environments, agents and rule tests use: it owns the
+static tables, one ``State`` and the action mask, translates ``Action`` objects
+to indices, checks legality (``IllegalActionError`` with the reason, the game
+left unchanged) and decodes the event buffer.
+"""
+from __future__ import annotations
+
+import hashlib
+from collections import namedtuple
+
+import numpy as np
+
+from ...config import ArmourTable, BoardSpec, GangSpec, WeaponTable, load_armours, load_weapons
+from ...core.geometry import build_arc_table, build_los_tables
+from ...core.rng import seed_game
+from ...core.terrain import FACING_NAMES
+from . import codec as C
+from .codec import Action, Dims, make_layout
+from .constants import CH_W, NCH
+from .engine import advance, begin, start_activation, step as _step
+from .movement import facing_towards
+from .events import EVENT_FIELDS, EVENT_NAMES
+from .state import (
+    CK_STATE, CK_X, CK_Y, DK_NAMES, DR_STATE, DR_WOUNDS, FI_ARMOUR, FI_BODYGLOVE, FI_BROKEN, FI_CH, FI_FACING,
+    FI_FIELD, FI_FLESH, FI_GA, FI_HIER, FI_POSTURE, FI_READY, FI_ROLE, FI_STATE, FI_TYPE, FI_WOUNDS, FI_X, FI_Y,
+    FS_EMPTY, FS_ON, G_ACTIVE, G_DGANG, G_DK, G_DONE, G_EVN, G_EVOVF, G_FU, G_LASTPRIO, G_MF, G_NGANGS, G_PHASE,
+    G_PRIORITY, G_ROUND, G_ROUND_LIMIT, G_TRUNC, G_TURN, G_WINNER, GG_CREW, GG_ORDER, PH_ACTION, PO_PINNED,
+    PO_SI, PO_STANDING, Static, WP_ID, alloc_state, clone_state,
+)
+
+Event = namedtuple("Event", "kind actor target fields")
+
+POSTURES = {"standing": PO_STANDING, "pinned": PO_PINNED, "seriously_injured": PO_SI}
+POSTURE_NAMES = {v: k for k, v in POSTURES.items()}
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal now. The game is left unchanged."""
+
+    def __init__(self, action, reason):
+        self.action = action
+        self.reason = reason
+        super().__init__(f"illegal action {action}: {reason}")
+
+
+_STATIC_CACHE: dict = {}
+
+
+def build_static(board: BoardSpec, weapons: WeaponTable, armours: ArmourTable, max_doors: int) -> Static:
+    """Read-only tables for one board and data set (LOS tables cached per board content)."""
+    key = hashlib.sha1(board.terrain.tobytes() + board.doors[:, :2].tobytes()
+                       + str(board.terrain.shape).encode()).hexdigest()
+    h, w = board.terrain.shape
+    door_of_cell = np.full((h, w), -1, np.int16)
+    for i, (x, y, _) in enumerate(board.doors):
+        door_of_cell[y, x] = i
+    if key not in _STATIC_CACHE:
+        if len(board.doors) > 32:
+            raise ValueError(f"board {board.name}: at most 32 doors are supported, got {len(board.doors)}")
+        wall, obst, door = build_los_tables(board.terrain.astype(np.int8), door_of_cell)
+        _STATIC_CACHE[key] = (wall, obst, door, build_arc_table(h, w))
+    wall, obst, door, arc = _STATIC_CACHE[key]
+    door_xy = np.ascontiguousarray(board.doors[:, :2], dtype=np.int32).reshape(-1, 2)
+    return Static(
+        terrain=np.ascontiguousarray(board.terrain, dtype=np.int8),
+        door_of_cell=door_of_cell,
+        door_xy=door_xy,
+        term=np.ascontiguousarray(board.terminals, dtype=np.int32).reshape(-1, 3),
+        duct=np.ascontiguousarray(board.ductways, dtype=np.int32).reshape(-1, 4),
+        deploy=np.ascontiguousarray(board.deploy, dtype=np.int8),
+        los_wall=wall,
+        los_obst=obst,
+        los_door=door,
+        arc=arc,
+        wprof=np.ascontiguousarray(weapons.profiles, dtype=np.int32),
+        armour=np.ascontiguousarray(armours.table, dtype=np.int32),
+    )
+
+
+class Game:
+    """One Necromunda game (core rules) on a board with gangs from configs.
+
+    Parameters
+    ----------
+    board, gangs: loaded specs (``necro_env.config``).
+    round_limit: the game is truncated (a draw) after this many rounds.
+    max_fighters: fighter slots per gang (default: the largest gang).
+    max_weapons: weapon items per fighter (default 4).
+    max_doors / max_caskets: sizes of the door and casket action ranges.
+    """
+
+    def __init__(self, board: BoardSpec, gangs, *, weapons: WeaponTable | None = None,
+                 armours: ArmourTable | None = None, round_limit: int = 12, max_fighters: int | None = None,
+                 max_weapons: int = 4, max_doors: int | None = None, max_caskets: int | None = None):
+        self.board = board
+        self.gangs = tuple(gangs)
+        if len(self.gangs) < 2:
+            raise ValueError("a game needs at least 2 gangs")
+        self.weapons = weapons or load_weapons()
+        self.armours = armours or load_armours()
+        self.round_limit = int(round_limit)
+        mf = max_fighters or max(len(g.fighters) for g in self.gangs)
+        for g in self.gangs:
+            if len(g.fighters) > mf:
+                raise ValueError(f"gang {g.name} has {len(g.fighters)} fighters but max_fighters is {mf}")
+        nd = max_doors if max_doors is not None else max(1, len(board.doors))
+        nk = max_caskets if max_caskets is not None else max(1, len(board.caskets))
+        self.dims = Dims(len(self.gangs), mf, max_weapons, board.height, board.width, nd, nk)
+        self.layout = make_layout(self.dims)
+        self.n_actions = int(self.layout[-1])
+        self.static = build_static(board, self.weapons, self.armours, nd)
+        self.state = alloc_state(1, len(self.gangs), mf, max_weapons, nd, nk)
+        self.mask = np.zeros((1, self.n_actions), np.bool_)
+        self.fighter_names = [[f.name for f in g.fighters] for g in self.gangs]
+        self._type_names: list[str] = []
+
+    # ------------------------------------------------------------------ set-up
+    def _clear(self, seed):
+        s = self.state
+        for a in s:
+            a[...] = 0
+        s.wp[..., WP_ID] = -1
+        s.spos[:] = -1
+        s.g[0, G_NGANGS] = len(self.gangs)
+        s.g[0, G_MF] = self.dims.max_fighters
+        s.g[0, G_ROUND_LIMIT] = self.round_limit
+        s.g[0, G_ACTIVE] = -1
+        s.g[0, G_FU] = -1
+        s.g[0, G_LASTPRIO] = -1
+        s.g[0, G_WINNER] = -1
+        seed_game(s.rng, 0, np.uint64(seed & 0xFFFFFFFFFFFFFFFF))
+        for d, (x, y, st0) in enumerate(self.board.doors):
+            s.door[0, d, DR_STATE] = st0
+            s.door[0, d, DR_WOUNDS] = 4
+        for k, (x, y) in enumerate(self.board.caskets):
+            s.casket[0, k, CK_X] = x
+            s.casket[0, k, CK_Y] = y
+            s.casket[0, k, CK_STATE] = 1
+        for g, gang in enumerate(self.gangs):
+            s.gang[0, g, GG_CREW] = len(gang.fighters)
+            s.gang[0, g, GG_ORDER] = g
+
+    def _put_fighter(self, g, i, spec, x, y, facing):
+        s = self.state
+        f = g * self.dims.max_fighters + i
+        fi = s.fi[0, f]
+        fi[FI_STATE] = FS_ON
+        fi[FI_X], fi[FI_Y], fi[FI_FACING] = x, y, facing
+        fi[FI_POSTURE] = PO_STANDING
+        fi[FI_CH:FI_CH + NCH] = spec.chars
+        fi[FI_WOUNDS] = spec.chars[CH_W]
+        fi[FI_ROLE] = spec.role
+        fi[FI_ARMOUR] = spec.armour
+        fi[FI_BODYGLOVE] = int(spec.bodyglove)
+        fi[FI_FIELD] = int(spec.field_armour)
+        fi[FI_GA] = spec.group_activation
+        fi[FI_HIER] = spec.gang_hierarchy
+        if spec.type_name not in self._type_names:
+            self._type_names.append(spec.type_name)
+        fi[FI_TYPE] = self._type_names.index(spec.type_name)
+        if len(spec.weapons) > self.dims.max_weapons:
+            raise ValueError(f"fighter {spec.name} carries {len(spec.weapons)} weapons; max_weapons is "
+                             f"{self.dims.max_weapons}")
+        for j, wid in enumerate(spec.weapons):
+            s.wp[0, f, j, WP_ID] = wid
+        return f
+
+    def reset(self, seed: int = 0):
+        """Deploy both gangs at random in their zones (seeded) and run to the first decision."""
+        self._clear(seed)
+        rng = np.random.Generator(np.random.PCG64(seed))
+        h, w = self.board.height, self.board.width
+        for g, gang in enumerate(self.gangs):
+            zone = np.argwhere(self.board.deploy == g)  # rows of (y, x)
+            if len(zone) < len(gang.fighters):
+                raise ValueError(f"board {self.board.name}: deployment zone {g} has {len(zone)} cells, "
+                                 f"gang {gang.name} needs {len(gang.fighters)}")
+            pick = rng.choice(len(zone), size=len(gang.fighters), replace=False)
+            cy, cx = h / 2.0, w / 2.0
+            for i, (spec, zi) in enumerate(zip(gang.fighters, pick)):
+                y, x = (int(v) for v in zone[zi])
+                self._put_fighter(g, i, spec, x, y, int(facing_towards(int(round(cx - x - 0.5)), int(round(cy - y - 0.5)))))
+        begin(self.state, self.static, 0, self.layout, self.mask)
+        return self
+
+    def setup(self, placements, *, seed: int = 0, start: bool = True):
+        """Place fighters explicitly: placements is a list of dicts with keys
+        gang, slot (index into the gang's fighters), cell (x, y), and optional
+        facing (0-7 or "N".."NW"), posture ("standing", "pinned",
+        "seriously_injured"), wounds, flesh_wounds, broken, ready,
+        out_of_ammo (list of item slots). Fighters not listed are not on the
+        board. With start=True the first Priority phase is rolled."""
+        self._clear(seed)
+        for p in placements:
+            g = p["gang"]
+            i = p["slot"]
+            spec = self.gangs[g].fighters[i]
+            facing = p.get("facing", 0)
+            if isinstance(facing, str):
+                facing = FACING_NAMES.index(facing)
+            x, y = p["cell"]
+            f = self._put_fighter(g, i, spec, x, y, facing)
+            fi = self.state.fi[0, f]
+            fi[FI_POSTURE] = POSTURES[p.get("posture", "standing")]
+            if "wounds" in p:
+                fi[FI_WOUNDS] = p["wounds"]
+            fi[FI_FLESH] = p.get("flesh_wounds", 0)
+            fi[FI_BROKEN] = int(p.get("broken", False))
+            for item in p.get("out_of_ammo", ()):
+                self.state.wp[0, f, item, 1] = 1
+        if start:
+            begin(self.state, self.static, 0, self.layout, self.mask)
+        return self
+
+    def activate(self, fighter, *, priority: int = 0, round_: int = 1, ready_all: bool = True):
+        """Jump straight into the Action phase with ``fighter`` activated (rule tests).
+
+        No dice are rolled for Priority: gang ``priority`` holds it.
+        """
+        s = self.state
+        f = self.fid(fighter)
+        s.g[0, G_ROUND] = round_
+        s.g[0, G_PHASE] = PH_ACTION
+        s.g[0, G_PRIORITY] = priority
+        s.g[0, G_LASTPRIO] = priority
+        ng = len(self.gangs)
+        for g in range(ng):
+            s.gang[0, g, GG_ORDER] = (g - priority) % ng
+        if ready_all:
+            for k in range(s.fi.shape[1]):
+                s.fi[0, k, FI_READY] = int(s.fi[0, k, FI_STATE] == FS_ON)
+        s.g[0, G_TURN] = s.gang[0, f // self.dims.max_fighters, GG_ORDER]
+        s.g[0, G_EVN] = 0
+        start_activation(s, 0, f)
+        advance(s, self.static, 0, self.layout, self.mask)
+        return self
+
+    # ------------------------------------------------------------------ dice
+    def script_dice(self, faces):
+        """Replace the generator by these D6 faces; running out raises RuntimeError."""
+        faces = list(faces)
+        if len(faces) > self.state.script.shape[1]:
+            raise ValueError(f"at most {self.state.script.shape[1]} scripted dice")
+        self.state.script[0, :] = 0
+        self.state.script[0, : len(faces)] = faces
+        self.state.spos[0, 0] = 0
+        self.state.spos[0, 1] = len(faces)
+
+    def dice_left(self):
+        sp = self.state.spos[0]
+        return int(sp[1] - sp[0]) if sp[1] >= 0 else None
+
+    def use_generator(self):
+        self.state.spos[0, :] = -1
+
+    # ------------------------------------------------------------------ queries
+    def fid(self, fighter) -> int:
+        """Global fighter index from an int, a (gang, slot) pair or a unique name."""
+        if isinstance(fighter, (int, np.integer)):
+            return int(fighter)
+        if isinstance(fighter, tuple):
+            g, i = fighter
+            return g * self.dims.max_fighters + i
+        matches = [(g, i) for g, names in enumerate(self.fighter_names) for i, n in enumerate(names) if n == fighter]
+        if len(matches) != 1:
+            raise KeyError(f"no unique fighter named {fighter!r}")
+        return self.fid(matches[0])
+
+    @property
+    def decision(self):
+        g = self.state.g[0]
+        return DK_NAMES.get(int(g[G_DK]), "none"), int(g[G_DGANG])
+
+    @property
+    def current_gang(self) -> int:
+        return int(self.state.g[0, G_DGANG])
+
+    @property
+    def done(self) -> bool:
+        return bool(self.state.g[0, G_DONE])
+
+    @property
+    def truncated(self) -> bool:
+        return bool(self.state.g[0, G_TRUNC])
+
+    @property
+    def winner(self) -> int:
+        return int(self.state.g[0, G_WINNER])
+
+    @property
+    def round(self) -> int:
+        return int(self.state.g[0, G_ROUND])
+
+    @property
+    def active_fighter(self) -> int:
+        return int(self.state.g[0, G_ACTIVE])
+
+    def fighter(self, fighter) -> dict:
+        """A readable snapshot of one fighter."""
+        f = self.fid(fighter)
+        fi = self.state.fi[0, f]
+        g, i = divmod(f, self.dims.max_fighters)
+        state_names = {0: "empty", 1: "on_board", 2: "out_of_action", 3: "fled"}
+        return {
+            "index": f, "gang": g, "slot": i,
+            "name": self.fighter_names[g][i] if i < len(self.fighter_names[g]) else None,
+            "state": state_names[int(fi[FI_STATE])],
+            "cell": (int(fi[FI_X]), int(fi[FI_Y])),
+            "facing": FACING_NAMES[int(fi[FI_FACING])],
+            "posture": POSTURE_NAMES[int(fi[FI_POSTURE])],
+            "wounds": int(fi[FI_WOUNDS]),
+            "flesh_wounds": int(fi[FI_FLESH]),
+            "toughness": int(fi[FI_CH + 4] - fi[FI_FLESH]),
+            "ready": bool(fi[FI_READY]),
+            "broken": bool(fi[FI_BROKEN]),
+            "out_of_ammo": [int(j) for j in range(self.dims.max_weapons)
+                            if self.state.wp[0, f, j, WP_ID] >= 0 and self.state.wp[0, f, j, 1]],
+            "weapons": [self.weapons.names[int(w)] for w in self.state.wp[0, f, :, WP_ID] if w >= 0],
+        }
+
+    def events(self, kind: str | None = None):
+        """Events written by the last step (or set-up), decoded."""
+        n = int(self.state.g[0, G_EVN])
+        out = []
+        for row in self.state.ev[0, :n]:
+            k = int(row[0])
+            names = EVENT_FIELDS.get(k, ())
+            fields = {nm: int(v) for nm, v in zip(names, row[3:])}
+            ev = Event(EVENT_NAMES.get(k, str(k)), int(row[1]), int(row[2]), fields)
+            if kind is None or ev.kind == kind:
+                out.append(ev)
+        if self.state.g[0, G_EVOVF]:
+            raise RuntimeError("event buffer overflowed during the last step")
+        return out
+
+    # ------------------------------------------------------------------ actions
+    def legal_actions(self) -> np.ndarray:
+        return np.flatnonzero(self.mask[0])
+
+    def encode(self, action: Action) -> int:
+        """Action -> flat index (the acting gang is the one that must decide now)."""
+        kind = C.KIND_INDEX.get(action.kind)
+        if kind is None:
+            raise IllegalActionError(action, f"unknown action kind; allowed: {', '.join(C.KIND_NAMES)}")
+        me = self.current_gang
+        d = self.dims
+        pk = C.KINDS[kind][1]
+        if pk == C.P_NONE:
+            p1, p2 = 0, 0
+        elif pk == C.P_FIGHTER:
+            p1, p2 = self._own_slot(action), 0
+        elif pk == C.P_CELL:
+            if action.cell is None:
+                raise IllegalActionError(action, "this action needs cell=(x, y)")
+            x, y = action.cell
+            if not (0 <= x < d.width and 0 <= y < d.height):
+                raise IllegalActionError(action, f"cell {action.cell} is off the {d.width}x{d.height} board")
+            p1, p2 = y * d.width + x, 0
+        elif pk == C.P_TARGET:
+            p1, p2 = self._rel_target(action), 0
+        elif pk == C.P_WEAPON_TARGET:
+            if action.weapon is None:
+                raise IllegalActionError(action, "this action needs weapon=<item slot>")
+            if not (0 <= action.weapon < d.max_weapons and action.profile in (0, 1)):
+                raise IllegalActionError(action, "weapon slot or profile out of range")
+            p1, p2 = action.weapon * 2 + action.profile, self._rel_target(action)
+        elif pk == C.P_ITEM:
+            if action.weapon is None or not (0 <= action.weapon < d.max_weapons):
+                raise IllegalActionError(action, "this action needs weapon=<item slot>")
+            p1, p2 = action.weapon, 0
+        elif pk == C.P_DOOR:
+            if action.door is None or not (0 <= action.door < d.max_doors):
+                raise IllegalActionError(action, "this action needs door=<index>")
+            p1, p2 = action.door, 0
+        elif pk == C.P_CASKET:
+            if action.casket is None or not (0 <= action.casket < d.max_caskets):
+                raise IllegalActionError(action, "this action needs casket=<index>")
+            p1, p2 = action.casket, 0
+        else:  # facing
+            fc = action.facing
+            if isinstance(fc, str):
+                fc = FACING_NAMES.index(fc)
+            if fc is None or not (0 <= fc < 8):
+                raise IllegalActionError(action, "this action needs facing 0-7")
+            p1, p2 = fc, 0
+        return int(C.encode(self.layout, d.n_fighters, kind, p1, p2))
+
+    def _own_slot(self, action):
+        if action.fighter is None:
+            raise IllegalActionError(action, "select needs fighter=<slot, (gang, slot) or name>")
+        f = self.fid(action.fighter) if not isinstance(action.fighter, (int, np.integer)) else None
+        if f is None:
+            return int(action.fighter)
+        g, i = divmod(f, self.dims.max_fighters)
+        if g != self.current_gang:
+            raise IllegalActionError(action, f"fighter belongs to gang {g}, but gang {self.current_gang} decides")
+        return i
+
+    def _rel_target(self, action):
+        if action.target is None:
+            raise IllegalActionError(action, "this action needs target=<fighter>")
+        f = self.fid(action.target)
+        mf, ng = self.dims.max_fighters, self.dims.n_gangs
+        if not (0 <= f < mf * ng):
+            raise IllegalActionError(action, "target index out of range")
+        g, i = divmod(f, mf)
+        return ((g - self.current_gang) % ng) * mf + i
+
+    def describe(self, index: int) -> str:
+        from .explain import describe_index
+        return describe_index(self, index)
+
+    def step(self, index: int):
+        """Apply a flat action index; raises IllegalActionError (game unchanged) if masked."""
+        index = int(index)
+        if self.done:
+            raise IllegalActionError(self.describe(index) if 0 <= index < self.n_actions else index,
+                                     "the game is over")
+        if not (0 <= index < self.n_actions):
+            raise IllegalActionError(index, f"index outside the action space [0, {self.n_actions})")
+        if not self.mask[0, index]:
+            from .explain import why_illegal
+            raise IllegalActionError(self.describe(index), why_illegal(self, index))
+        _step(self.state, self.static, 0, self.layout, index, self.mask)
+        return self
+
+    def act(self, kind: str, **kw):
+        """Apply ``Action(kind, **kw)`` (the scenario-test API)."""
+        return self.step(self.encode(Action(kind, **kw)))
+
+    def clone(self) -> "Game":
+        g = object.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g.state = clone_state(self.state)
+        g.mask = self.mask.copy()
+        return g

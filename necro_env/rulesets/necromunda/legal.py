@@ -1,0 +1,329 @@
+"""The exact legal-action mask of the current decision (DESIGN.md section 5).
+
+``fill_mask`` writes mask[b, :] for whatever decision the game awaits. The
+engine's ``step`` accepts an action iff its bit is set here, so the mask and
+the rules can never disagree.
+"""
+import numpy as np
+from numba import njit
+
+from ...core.reach import DX8, DY8, INF
+from .combat import followup_options
+from .actions import (
+    can_afford, casket_near, door_near, door_operable, duct_far_end, status_pp, status_psi, status_sa, status_se,
+    terminal_usable, twin_sidearms, unwieldy, within1_cell,
+)
+from .codec import (
+    A_AIM, A_BLIND_FIRE, A_BOTTLE, A_BYPASS_CASKET, A_CARRY_CASKET, A_CHARGE, A_CONSOLIDATE, A_COUP, A_CRAWL,
+    A_CRAWL_DUCT, A_END, A_FIGHT, A_FIRE_DUCT, A_FLEE, A_FORCE_DOOR, A_MOVE, A_OPEN_DOOR, A_RELOAD, A_RETREAT,
+    A_SELECT, A_SHOOT, A_SHOOT_TWIN, A_SMASH_CASKET, A_STAND_UP, A_TAKE_COVER, A_TERMINAL, A_TURN,
+)
+from .constants import AF_CHARGE_PENALTY, CH_M
+from .movement import MODE_NORMAL, cell_free_endable, near_blocking_enemy, reach
+from .query import cell_solid, engaged_with, gang_of
+from .shooting import arc_ok, eligible
+from .state import (
+    DK_ACTION, DK_BOTTLE, DK_FLEE, DK_FOLLOWUP, DK_SELECT, DR_STATE, FI_ARMOUR, FI_CH, FI_FACING, FI_POSTURE,
+    FI_READY, FI_STATE, FI_TURN, FI_X, FI_Y, FS_ON, G_ACTIVE, G_DGANG, G_DK, G_DONE, G_FU, G_FUM0, G_FUM1, G_MF,
+    G_NGANGS, PO_SI, PO_STANDING, WP_ID,
+)
+from ...core.terrain import DOOR_LOCKED
+from .weapons import can_reload, can_shoot_with
+
+@njit(cache=True)
+def rel_to_global(s, b, me, r):
+    mf = s.g[b, G_MF]
+    ng = s.g[b, G_NGANGS]
+    return ((me + r // mf) % ng) * mf + (r % mf)
+
+
+@njit(cache=True)
+def global_to_rel(s, b, me, f):
+    mf = s.g[b, G_MF]
+    ng = s.g[b, G_NGANGS]
+    return ((f // mf - me) % ng) * mf + (f % mf)
+
+
+@njit(cache=True)
+def fu_engaged(s, b, e):
+    if e < 31:
+        return (s.g[b, G_FUM0] >> e) & 1
+    return (s.g[b, G_FUM1] >> (e - 31)) & 1
+
+
+@njit(cache=True)
+def charge_allowance_max(s, st, b, f):
+    """Largest possible charge move in inches: M + 3 (D3), less heavy-armour penalties."""
+    return s.fi[b, f, FI_CH + CH_M] + 3 - st.armour[s.fi[b, f, FI_ARMOUR], AF_CHARGE_PENALTY]
+
+
+@njit(cache=True)
+def contact_cost(s, st, b, f, t, dist):
+    """Cheapest cost (half-inches) of a charge path from f ending in base contact with t,
+    given ``dist`` from a normal-mode reach of f (INF if none)."""
+    h, w = st.terrain.shape
+    tx = s.fi[b, t, FI_X]
+    ty = s.fi[b, t, FI_Y]
+    fx = s.fi[b, f, FI_X]
+    fy = s.fi[b, f, FI_Y]
+    best = INF
+    for k in range(8):
+        cx = tx + DX8[k]
+        cy = ty + DY8[k]
+        if cx < 0 or cy < 0 or cx >= w or cy >= h:
+            continue
+        if cx == fx and cy == fy:
+            return 0
+        if not cell_free_endable(s, st, b, cx, cy):
+            continue
+        for j in range(8):
+            nx = cx - DX8[j]
+            ny = cy - DY8[j]
+            if nx < 0 or ny < 0 or nx >= w or ny >= h:
+                continue
+            d = dist[ny * w + nx]
+            if d >= INF:
+                continue
+            # n must be an expandable node in the charge search: not itself a contact cell
+            if max(abs(nx - tx), abs(ny - ty)) == 1 and not (nx == fx and ny == fy):
+                continue
+            step = 2
+            if j >= 4:
+                if cell_solid(s, st, b, cx, ny) or cell_solid(s, st, b, nx, cy):
+                    continue
+                step = 3
+            if d + step < best:
+                best = d + step
+    return best
+
+
+@njit(cache=True)
+def set_cells(mask, base, ok):
+    for c in range(ok.shape[0]):
+        if ok[c]:
+            mask[base + c] = True
+
+
+@njit(cache=True)
+def action_mask(s, st, b, lay, mask, f):
+    """Mask of the active fighter f's choices (DK_ACTION)."""
+    h, w = st.terrain.shape
+    n = h * w
+    nf = s.fi.shape[1]
+    me = gang_of(s, b, f)
+    mask[lay[A_END]] = True
+    standing_f = s.fi[b, f, FI_POSTURE] == PO_STANDING
+    if s.fi[b, f, FI_TURN] and standing_f:
+        for k in range(8):
+            if k != s.fi[b, f, FI_FACING]:
+                mask[lay[A_TURN] + k] = True
+    sa = status_sa(s, b, f)
+    se = status_se(s, b, f)
+    pp = status_pp(s, b, f)
+    psi = status_psi(s, b, f)
+    m = s.fi[b, f, FI_CH + CH_M]
+    dist = np.empty(n, np.int32)
+    prev = np.empty(n, np.int32)
+    endable = np.empty(n, np.bool_)
+    fx = s.fi[b, f, FI_X]
+    fy = s.fi[b, f, FI_Y]
+    start = fy * w + fx
+    if sa:
+        # Move / Carry (Simple), Take Cover (Basic), Charge (Double): one search at the largest budget
+        cmax = charge_allowance_max(s, st, b, f)
+        budget = 2 * max(m, cmax)
+        reach(s, st, b, f, budget, MODE_NORMAL, -1, dist, prev, endable)
+        if can_afford(s, b, f, A_MOVE, False):
+            for c in range(n):
+                if endable[c] and dist[c] <= 2 * m:
+                    mask[lay[A_MOVE] + c] = True
+        if can_afford(s, b, f, A_TAKE_COVER, False):
+            half = (m + 1) // 2
+            mask[lay[A_TAKE_COVER] + start] = True
+            for c in range(n):
+                if endable[c] and dist[c] <= 2 * half:
+                    mask[lay[A_TAKE_COVER] + c] = True
+        if can_afford(s, b, f, A_CARRY_CASKET, False):
+            near = False
+            for k in range(s.casket.shape[1]):
+                if casket_near(s, b, f, k):
+                    near = True
+            if near:
+                for c in range(n):
+                    if endable[c] and dist[c] <= 2 * m:
+                        p = prev[c]
+                        if p == start or (p >= 0 and cell_free_endable(s, st, b, p % w, p // w)):
+                            mask[lay[A_CARRY_CASKET] + c] = True
+        if can_afford(s, b, f, A_CHARGE, False):
+            for t in range(nf):
+                if s.fi[b, t, FI_STATE] != FS_ON or gang_of(s, b, t) == me:
+                    continue
+                if contact_cost(s, st, b, f, t, dist) <= 2 * cmax:
+                    mask[lay[A_CHARGE] + global_to_rel(s, b, me, t)] = True
+        # Shoot / twin Shoot / Aim
+        for item in range(s.wp.shape[2]):
+            wid = s.wp[b, f, item, WP_ID]
+            if wid < 0:
+                continue
+            for p in range(st.wprof.shape[1]):
+                if not can_shoot_with(s, st, b, f, item, p):
+                    continue
+                if not can_afford(s, b, f, A_SHOOT, unwieldy(st, wid, p)):
+                    continue
+                for t in range(nf):
+                    if eligible(s, st, b, f, t, False):
+                        mask[lay[A_SHOOT] + (item * 2 + p) * nf + global_to_rel(s, b, me, t)] = True
+        if can_afford(s, b, f, A_SHOOT_TWIN, False):
+            i1, p1, i2, p2 = twin_sidearms(s, st, b, f)
+            if i1 >= 0:
+                for t in range(nf):
+                    if eligible(s, st, b, f, t, False):
+                        mask[lay[A_SHOOT_TWIN] + global_to_rel(s, b, me, t)] = True
+        if can_afford(s, b, f, A_AIM, False):
+            mask[lay[A_AIM]] = True
+        if can_afford(s, b, f, A_COUP, False):
+            for t in range(nf):
+                if (s.fi[b, t, FI_STATE] == FS_ON and gang_of(s, b, t) != me and s.fi[b, t, FI_POSTURE] == PO_SI
+                        and within1_cell(fx, fy, s.fi[b, t, FI_X], s.fi[b, t, FI_Y]) and arc_ok(s, st, b, f, t, False)):
+                    mask[lay[A_COUP] + global_to_rel(s, b, me, t)] = True
+        for d in range(st.door_xy.shape[0]):
+            if not door_near(s, st, b, f, d):
+                if can_afford(s, b, f, A_TERMINAL, False) and terminal_usable(s, st, b, f, d):
+                    mask[lay[A_TERMINAL] + d] = True
+                continue
+            if can_afford(s, b, f, A_OPEN_DOOR, False) and door_operable(s, st, b, d):
+                mask[lay[A_OPEN_DOOR] + d] = True
+            if can_afford(s, b, f, A_TERMINAL, False) and terminal_usable(s, st, b, f, d):
+                mask[lay[A_TERMINAL] + d] = True
+            if can_afford(s, b, f, A_FORCE_DOOR, False) and s.door[b, d, DR_STATE] == DOOR_LOCKED:
+                mask[lay[A_FORCE_DOOR] + d] = True
+        for k in range(s.casket.shape[1]):
+            if s.casket[b, k, 2] == 1 and casket_near(s, b, f, k):
+                if can_afford(s, b, f, A_SMASH_CASKET, False):
+                    mask[lay[A_SMASH_CASKET] + k] = True
+                if can_afford(s, b, f, A_BYPASS_CASKET, False):
+                    mask[lay[A_BYPASS_CASKET] + k] = True
+        for u in range(st.duct.shape[0]):
+            ox, oy = duct_far_end(s, st, b, f, u)
+            if ox < 0:
+                continue
+            if can_afford(s, b, f, A_CRAWL_DUCT, False):
+                for dy in range(-2, 3):
+                    for dx in range(-2, 3):
+                        x = ox + dx
+                        y = oy + dy
+                        if dx * dx + dy * dy > 4 or not cell_free_endable(s, st, b, x, y):
+                            continue
+                        if near_blocking_enemy(s, b, f, x, y):
+                            continue
+                        mask[lay[A_CRAWL_DUCT] + y * w + x] = True
+            if can_afford(s, b, f, A_FIRE_DUCT, False):
+                for t in range(nf):
+                    if (s.fi[b, t, FI_STATE] != FS_ON or gang_of(s, b, t) == me
+                            or not within1_cell(ox, oy, s.fi[b, t, FI_X], s.fi[b, t, FI_Y])):
+                        continue
+                    for item in range(s.wp.shape[2]):
+                        wid = s.wp[b, f, item, WP_ID]
+                        if wid < 0:
+                            continue
+                        for p in range(st.wprof.shape[1]):
+                            if can_shoot_with(s, st, b, f, item, p):
+                                mask[lay[A_FIRE_DUCT] + (item * 2 + p) * nf + global_to_rel(s, b, me, t)] = True
+    if sa or pp:
+        if can_afford(s, b, f, A_RELOAD, False):
+            for item in range(s.wp.shape[2]):
+                if can_reload(s, st, b, f, item):
+                    mask[lay[A_RELOAD] + item] = True
+    if se:
+        if can_afford(s, b, f, A_FIGHT, False):
+            for t in range(nf):
+                if engaged_with(s, b, f, t):
+                    mask[lay[A_FIGHT] + global_to_rel(s, b, me, t)] = True
+        if can_afford(s, b, f, A_RETREAT, False):
+            reach(s, st, b, f, 12, MODE_NORMAL, -1, dist, prev, endable)
+            for c in range(n):
+                if endable[c] and dist[c] <= 12:
+                    mask[lay[A_RETREAT] + c] = True
+    if pp:
+        if can_afford(s, b, f, A_STAND_UP, False):
+            mask[lay[A_STAND_UP]] = True
+        if can_afford(s, b, f, A_BLIND_FIRE, False):
+            for item in range(s.wp.shape[2]):
+                wid = s.wp[b, f, item, WP_ID]
+                if wid < 0:
+                    continue
+                for p in range(st.wprof.shape[1]):
+                    if not can_shoot_with(s, st, b, f, item, p):
+                        continue
+                    for t in range(nf):
+                        if eligible(s, st, b, f, t, True):
+                            mask[lay[A_BLIND_FIRE] + (item * 2 + p) * nf + global_to_rel(s, b, me, t)] = True
+    if (pp or psi) and can_afford(s, b, f, A_CRAWL, False):
+        half = (m + 1) // 2
+        reach(s, st, b, f, 2 * half, MODE_NORMAL, -1, dist, prev, endable)
+        for c in range(n):
+            if endable[c] and dist[c] <= 2 * half:
+                mask[lay[A_CRAWL] + c] = True
+
+
+@njit(cache=True)
+def followup_mask(s, st, b, lay, mask, f):
+    """Rules 8.1 step 8. Returns the number of options besides declining."""
+    h, w = st.terrain.shape
+    nf = s.fi.shape[1]
+    me = gang_of(s, b, f)
+    eng = np.zeros(nf, np.bool_)
+    for e in range(nf):
+        eng[e] = fu_engaged(s, b, e) == 1
+    may_coup, may_cons = followup_options(s, b, f, eng)
+    count = 0
+    mask[lay[A_END]] = True
+    if may_coup:
+        for e in range(nf):
+            if eng[e] and s.fi[b, e, FI_STATE] == FS_ON and s.fi[b, e, FI_POSTURE] == PO_SI:
+                mask[lay[A_COUP] + global_to_rel(s, b, me, e)] = True
+                count += 1
+    if may_cons:
+        n = h * w
+        dist = np.empty(n, np.int32)
+        prev = np.empty(n, np.int32)
+        endable = np.empty(n, np.bool_)
+        reach(s, st, b, f, 4, MODE_NORMAL, -1, dist, prev, endable)
+        for c in range(n):
+            if endable[c] and dist[c] <= 4:
+                mask[lay[A_CONSOLIDATE] + c] = True
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def fill_mask(s, st, b, lay, mask):
+    """Write the mask of the decision the game awaits; returns the number of legal actions."""
+    for i in range(mask.shape[1]):
+        mask[b, i] = False
+    mb = mask[b]
+    if s.g[b, G_DONE]:
+        return 0
+    dk = s.g[b, G_DK]
+    if dk == DK_SELECT:
+        g = s.g[b, G_DGANG]
+        mf = s.g[b, G_MF]
+        for i in range(mf):
+            f = g * mf + i
+            if s.fi[b, f, FI_STATE] == FS_ON and s.fi[b, f, FI_READY]:
+                mb[lay[A_SELECT] + i] = True
+    elif dk == DK_ACTION:
+        action_mask(s, st, b, lay, mb, s.g[b, G_ACTIVE])
+    elif dk == DK_FOLLOWUP:
+        followup_mask(s, st, b, lay, mb, s.g[b, G_FU])
+    elif dk == DK_BOTTLE:
+        mb[lay[A_END]] = True
+        mb[lay[A_BOTTLE]] = True
+    elif dk == DK_FLEE:
+        mb[lay[A_END]] = True
+        mb[lay[A_FLEE]] = True
+    n = 0
+    for i in range(mb.shape[0]):
+        if mb[i]:
+            n += 1
+    return n

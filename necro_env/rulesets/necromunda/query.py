@@ -1,0 +1,205 @@
+"""Read-only questions about a game: who is where, engaged, visible, in cover."""
+import numpy as np
+from numba import njit
+
+from ...core.geometry import N_RAYS, ray_blocked_by_model
+from ...core.terrain import DOOR_CLOSED, DOOR_LOCKED, TER_DOOR, TER_WALL
+from .constants import AF_INIT_PENALTY, CH_I, CH_M, CH_T
+from .state import (
+    DR_STATE, FI_ARMOUR, FI_CH, FI_FLESH, FI_POSTURE, FI_STATE, FI_X, FI_Y, FS_ON, G_MF, G_NGANGS,
+    PO_PINNED, PO_SI, PO_STANDING,
+)
+
+
+@njit(cache=True)
+def gang_of(s, b, f):
+    return f // s.g[b, G_MF]
+
+
+@njit(cache=True)
+def n_fighters(s):
+    return s.fi.shape[1]
+
+
+@njit(cache=True)
+def on_board(s, b, f):
+    return s.fi[b, f, FI_STATE] == FS_ON
+
+
+@njit(cache=True)
+def standing(s, b, f):
+    return s.fi[b, f, FI_STATE] == FS_ON and s.fi[b, f, FI_POSTURE] == PO_STANDING
+
+
+@njit(cache=True)
+def is_enemy(s, b, f, e):
+    return gang_of(s, b, f) != gang_of(s, b, e)
+
+
+@njit(cache=True)
+def cheb(s, b, f, e):
+    return max(abs(s.fi[b, f, FI_X] - s.fi[b, e, FI_X]), abs(s.fi[b, f, FI_Y] - s.fi[b, e, FI_Y]))
+
+
+@njit(cache=True)
+def dist2(s, b, f, e):
+    dx = s.fi[b, f, FI_X] - s.fi[b, e, FI_X]
+    dy = s.fi[b, f, FI_Y] - s.fi[b, e, FI_Y]
+    return dx * dx + dy * dy
+
+
+@njit(cache=True)
+def within_f(s, b, f, e, inches):
+    """gap(f, e) <= inches (rules 1.2)."""
+    r = inches + 1.0
+    return dist2(s, b, f, e) <= r * r + 1e-9
+
+
+@njit(cache=True)
+def gap_f(s, b, f, e):
+    d = np.sqrt(float(dist2(s, b, f, e))) - 1.0
+    return d if d > 0.0 else 0.0
+
+
+@njit(cache=True)
+def engaged_with(s, b, f, e):
+    """f and e are both Standing enemies in base contact (rules 4.1)."""
+    return (standing(s, b, f) and standing(s, b, e) and is_enemy(s, b, f, e) and cheb(s, b, f, e) == 1)
+
+
+@njit(cache=True)
+def is_engaged(s, b, f):
+    if not standing(s, b, f):
+        return False
+    for e in range(s.fi.shape[1]):
+        if e != f and engaged_with(s, b, f, e):
+            return True
+    return False
+
+
+@njit(cache=True)
+def count_engaged_enemies(s, b, f):
+    n = 0
+    for e in range(s.fi.shape[1]):
+        if e != f and engaged_with(s, b, f, e):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def toughness(s, b, f):
+    return s.fi[b, f, FI_CH + CH_T] - s.fi[b, f, FI_FLESH]
+
+
+@njit(cache=True)
+def initiative(s, st, b, f):
+    """Initiative target number including armour penalties (higher is worse, max 6)."""
+    v = s.fi[b, f, FI_CH + CH_I] + st.armour[s.fi[b, f, FI_ARMOUR], AF_INIT_PENALTY]
+    return min(v, 6)
+
+
+@njit(cache=True)
+def movement(s, b, f):
+    return s.fi[b, f, FI_CH + CH_M]
+
+
+@njit(cache=True)
+def cell_solid(s, st, b, x, y):
+    """Wall or closed door: blocks movement, sight and measurement."""
+    t = st.terrain[y, x]
+    if t == TER_WALL:
+        return True
+    if t == TER_DOOR:
+        d = st.door_of_cell[y, x]
+        ds = s.door[b, d, DR_STATE]
+        return ds == DOOR_CLOSED or ds == DOOR_LOCKED
+    return False
+
+
+@njit(cache=True)
+def closed_door_mask(s, st, b):
+    m = np.uint32(0)
+    for d in range(st.door_xy.shape[0]):
+        ds = s.door[b, d, DR_STATE]
+        if ds == DOOR_CLOSED or ds == DOOR_LOCKED:
+            m |= np.uint32(1) << np.uint32(d)
+    return m
+
+
+@njit(cache=True)
+def fighter_at(s, b, x, y):
+    for f in range(s.fi.shape[1]):
+        if s.fi[b, f, FI_STATE] == FS_ON and s.fi[b, f, FI_X] == x and s.fi[b, f, FI_Y] == y:
+            return f
+    return -1
+
+
+@njit(cache=True)
+def in_arc(s, st, b, f, x, y, facing):
+    h = st.terrain.shape[0]
+    w = st.terrain.shape[1]
+    dx = x - s.fi[b, f, FI_X]
+    dy = y - s.fi[b, f, FI_Y]
+    if dx == 0 and dy == 0:
+        return False
+    return st.arc[dy + h - 1, dx + w - 1, facing] == 1
+
+
+@njit(cache=True)
+def clear_rays_cells(s, st, b, ax, ay, tx, ty, ga, skip1, skip2, ignore_models):
+    """Clear rays (of 5) from cell (ax, ay) to cell (tx, ty) for an observer of gang ga.
+
+    Standing models block rays, except skip1/skip2 (observer and target) and
+    fighters of gang ga in base contact with the observer cell (rules 1.4).
+    """
+    w = st.terrain.shape[1]
+    ca = ay * w + ax
+    ct = ty * w + tx
+    if ca == ct:
+        return N_RAYS
+    closed = closed_door_mask(s, st, b)
+    wall = st.los_wall[ca, ct]
+    obst = st.los_obst[ca, ct]
+    n = 0
+    for k in range(N_RAYS):
+        bit = np.uint8(1 << k)
+        if (wall & bit) or (obst & bit):
+            continue
+        if st.los_door[ca, ct, k] & closed:
+            continue
+        blocked = False
+        if not ignore_models:
+            for m in range(s.fi.shape[1]):
+                if m == skip1 or m == skip2 or not standing(s, b, m):
+                    continue
+                mx = s.fi[b, m, FI_X]
+                my = s.fi[b, m, FI_Y]
+                if (mx == ax and my == ay) or (mx == tx and my == ty):
+                    continue
+                if gang_of(s, b, m) == ga and max(abs(mx - ax), abs(my - ay)) == 1:
+                    continue
+                if ray_blocked_by_model(ax, ay, tx, ty, k, mx, my):
+                    blocked = True
+                    break
+        if not blocked:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def clear_rays(s, st, b, a, t, ignore_models):
+    """Number of the 5 rays from fighter a to fighter t that are clear (rules 1.4)."""
+    return clear_rays_cells(s, st, b, s.fi[b, a, FI_X], s.fi[b, a, FI_Y], s.fi[b, t, FI_X], s.fi[b, t, FI_Y],
+                            gang_of(s, b, a), a, t, ignore_models)
+
+
+@njit(cache=True)
+def cover_grade(nclear):
+    """0 open, 1 partial, 2 full, 3 no line of sight (rules 1.4 SUGGESTION)."""
+    if nclear == 0:
+        return 3
+    if nclear == N_RAYS:
+        return 0
+    if nclear >= 3:
+        return 1
+    return 2

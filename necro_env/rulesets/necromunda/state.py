@@ -1,0 +1,175 @@
+"""Array layout of a batch of Necromunda games (DESIGN.md section 2).
+
+``State`` is a namedtuple of arrays with a leading batch axis; a single game
+is a batch of one. Column names are module-level integers (numba compiles
+them as constants). ``Static`` holds the read-only tables shared by every
+game of a batch: board terrain, line-of-sight tables, weapon and armour
+profiles.
+"""
+from collections import namedtuple
+
+import numpy as np
+
+# ---------------------------------------------------------------- globals g[b, :]
+G_ROUND = 0  # current round, 1-based
+G_PHASE = 1
+G_DK = 2  # decision kind awaiting a choice
+G_DGANG = 3  # gang that must decide
+G_ACTIVE = 4  # global index of the activated fighter, -1 if none
+G_PRIORITY = 5  # gang holding Priority this round
+G_TURN = 6  # position in the priority order whose turn it is to activate
+G_DONE = 7  # 1 when the game is over (terminated or truncated)
+G_WINNER = 8  # winning gang, -1 draw / none
+G_ROUND_LIMIT = 9
+G_NGANGS = 10
+G_MF = 11  # fighter slots per gang
+G_EVN = 12  # events written by the last step
+G_EVOVF = 13  # 1 if the event buffer overflowed during the last step
+G_TRUNC = 14  # 1 if the game ended on the round limit
+G_NDEC = 15  # decisions taken so far
+G_QN = 16  # fighters queued to Run for Cover out of turn
+G_FU = 17  # fighter owed a post-fight follow-up (coup de grace / consolidate), -1
+G_LASTPRIO = 18  # gang that held Priority last round, -1
+G_ENDSTEP = 19  # End phase step in progress
+G_ENDGANG = 20  # position in the priority order for the End phase step in progress
+G_VARIANT = 21  # 0 core, 1 house legacy (reserved)
+G_FUM0 = 22  # fighters 0-30 engaged with G_FU when it declared its fight (bit mask)
+G_FUM1 = 23  # fighters 31-61
+NG = 24
+
+PH_PRIORITY = 0
+PH_ACTION = 1
+PH_END = 2
+PH_OVER = 3
+
+DK_NONE = -1
+DK_SELECT = 0  # choose a Ready fighter to activate
+DK_ACTION = 1  # choose the active fighter's next action, or end its activation
+DK_FOLLOWUP = 2  # after a Fight: free Coup de Grace, consolidate, or decline
+DK_BOTTLE = 3  # End phase: roll the Bottle check or bottle out voluntarily
+DK_FLEE = 4  # start of an Action phase: a bottled gang may retreat from the battle
+DK_NAMES = {DK_SELECT: "select_fighter", DK_ACTION: "choose_action", DK_FOLLOWUP: "fight_followup",
+            DK_BOTTLE: "bottle_check", DK_FLEE: "voluntary_retreat"}
+
+END_BOTTLE = 0
+END_FLEE = 1
+END_RECOVERY = 2
+END_RALLY = 3
+END_DONE = 4
+
+# ---------------------------------------------------------------- gangs gang[b, G, :]
+GG_BOTTLED = 0
+GG_CREW = 1  # starting crew size
+GG_ORDER = 2  # this gang's position in this round's priority order
+GG_ROLL = 3  # last priority roll
+GG_RETREATED = 4  # voluntarily retreated from the battle
+GG_OUT = 5  # no longer in the battle
+GG_BOTTLE_ASKED = 6  # voluntary-bottle decision taken this End phase
+GG_FLEE_ASKED = 7  # voluntary-retreat decision taken this Action phase
+GG_VOLBOTTLE = 8  # chose to fail the bottle check this End phase
+NGG = 10
+
+# ---------------------------------------------------------------- fighters fi[b, F, :]
+FI_STATE = 0  # FS_* below
+FI_X = 1
+FI_Y = 2
+FI_FACING = 3
+FI_POSTURE = 4  # PO_* below
+FI_WOUNDS = 5
+FI_FLESH = 6  # flesh wounds suffered
+FI_READY = 7
+FI_BROKEN = 8
+FI_ROLE = 9
+FI_ARMOUR = 10
+FI_BODYGLOVE = 11
+FI_FIELD = 12  # refractor field: 0 none, 1 working, 2 burnt out
+FI_GA = 13  # Group Activation (X)
+FI_HIER = 14  # Gang Hierarchy: 0 none, 1 champion, 2 leader
+FI_ACTS = 15  # actions left in the current activation
+FI_BASIC = 16  # bit mask of Basic actions taken this activation
+FI_AIMED = 17  # 1 after Aim this activation
+FI_TURN = 18  # 1 while the fighter may choose a new facing
+FI_DISARMED = 19  # 1: only unarmed reaction attacks this round
+FI_TYPE = 20  # index into the fighter-type names (rendering)
+FI_FREE = 21  # bit mask of Free actions taken this activation
+FI_CARRY = 22  # casket carried, -1
+FI_CH = 24  # characteristics start here: FI_CH + CH_*
+NFI = FI_CH + 12
+
+FS_EMPTY = 0
+FS_ON = 1
+FS_OOA = 2
+FS_FLED = 3
+
+PO_STANDING = 0
+PO_PINNED = 1  # Prone and Pinned
+PO_SI = 2  # Prone and Seriously Injured
+
+# ---------------------------------------------------------------- weapons wp[b, F, MW, :]
+WP_ID = 0  # weapon id in the weapon table, -1 for an empty slot
+WP_OOA = 1  # Out of Ammo marker
+WP_DEAD = 2  # bit p: profile p can no longer be used; bit 7: jammed (whole weapon)
+NWP = 4
+WP_JAMMED = 1 << 7
+
+# ---------------------------------------------------------------- doors / caskets
+DR_STATE = 0
+DR_WOUNDS = 1
+NDR = 2
+CK_X = 0
+CK_Y = 1
+CK_STATE = 2  # 0 absent, 1 closed, 2 opened
+NCK = 3
+
+# ---------------------------------------------------------------- events ev[b, i, :]
+EV_KIND = 0
+EV_ACTOR = 1
+EV_TARGET = 2
+EV_A = 3
+EV_B = 4
+EV_C = 5
+EV_D = 6
+EV_E = 7
+NEV = 8
+
+State = namedtuple("State", "g gang fi wp door casket queue rng script spos ev")
+Static = namedtuple(
+    "Static",
+    "terrain door_of_cell door_xy term duct deploy los_wall los_obst los_door arc wprof armour",
+)
+
+
+def alloc_state(batch, n_gangs, max_fighters, max_weapons, max_doors, max_caskets,
+                event_cap=512, script_cap=512):
+    f = n_gangs * max_fighters
+    return State(
+        g=np.zeros((batch, NG), np.int32),
+        gang=np.zeros((batch, n_gangs, NGG), np.int32),
+        fi=np.zeros((batch, f, NFI), np.int16),
+        wp=np.full((batch, f, max_weapons, NWP), 0, np.int16),
+        door=np.zeros((batch, max(1, max_doors), NDR), np.int16),
+        casket=np.zeros((batch, max(1, max_caskets), NCK), np.int16),
+        queue=np.zeros((batch, f * 4 + 8), np.int16),
+        rng=np.zeros((batch, 2), np.uint64),
+        script=np.zeros((batch, script_cap), np.int16),
+        spos=np.full((batch, 2), -1, np.int32),
+        ev=np.zeros((batch, event_cap, NEV), np.int16),
+    )
+
+
+def clone_state(s):
+    return State(*(a.copy() for a in s))
+
+
+def state_equal(a, b):
+    return all(np.array_equal(x, y) for x, y in zip(a, b))
+
+
+def state_slice(s, b):
+    """Game b of a batch as a batch of one (a copy)."""
+    return State(*(a[b:b + 1].copy() for a in s))
+
+
+def state_nbytes(s, per_game=True):
+    total = sum(a.nbytes for a in s)
+    return total // s.g.shape[0] if per_game else total

@@ -1,0 +1,151 @@
+"""Weapon profile look-ups and the ammunition rules (rules 7.6, 12)."""
+from numba import njit
+
+from .constants import (
+    CH_S, PF_AMMO, PF_LONG, PF_S, PF_S_USER, PF_TRAITS, PF_VALID, T_LIMITED, T_MELEE, T_NOT_YET, T_PLENTIFUL,
+    T_SCARCE, T_SIDEARM, T_UNSTABLE,
+)
+from .dice import FP_AMMO_FACE, FP_HOLES, d6
+from .events import E_AMMO, E_FIREPOWER, E_UNSTABLE, emit
+from .state import FI_CH, WP_DEAD, WP_ID, WP_JAMMED, WP_OOA
+
+
+@njit(cache=True)
+def weapon_id(s, b, f, item):
+    if item < 0 or item >= s.wp.shape[2]:
+        return -1
+    return s.wp[b, f, item, WP_ID]
+
+
+@njit(cache=True)
+def profile_exists(s, st, b, f, item, p):
+    wid = weapon_id(s, b, f, item)
+    if wid < 0 or p < 0 or p >= st.wprof.shape[1]:
+        return False
+    return st.wprof[wid, p, PF_VALID] == 1
+
+
+@njit(cache=True)
+def profile_usable(s, st, b, f, item, p):
+    """Profile exists, is not Out of Ammo / jammed / used up, and its rules are implemented."""
+    if not profile_exists(s, st, b, f, item, p):
+        return False
+    wid = s.wp[b, f, item, WP_ID]
+    if st.wprof[wid, p, PF_TRAITS] & T_NOT_YET:
+        return False
+    dead = s.wp[b, f, item, WP_DEAD]
+    if dead & WP_JAMMED or dead & (1 << p):
+        return False
+    return True
+
+
+@njit(cache=True)
+def can_shoot_with(s, st, b, f, item, p):
+    if not profile_usable(s, st, b, f, item, p):
+        return False
+    wid = s.wp[b, f, item, WP_ID]
+    if st.wprof[wid, p, PF_LONG] <= 0:
+        return False
+    return s.wp[b, f, item, WP_OOA] == 0
+
+
+@njit(cache=True)
+def strength(s, st, b, f, wid, p):
+    v = st.wprof[wid, p, PF_S]
+    if st.wprof[wid, p, PF_S_USER]:
+        v += s.fi[b, f, FI_CH + CH_S]
+    return v
+
+
+@njit(cache=True)
+def has_trait(st, wid, p, t):
+    return (st.wprof[wid, p, PF_TRAITS] & t) != 0
+
+
+@njit(cache=True)
+def is_sidearm(st, wid, p):
+    return has_trait(st, wid, p, T_SIDEARM)
+
+
+@njit(cache=True)
+def is_melee(st, wid, p):
+    return has_trait(st, wid, p, T_MELEE)
+
+
+@njit(cache=True)
+def fail_ammo(s, st, b, f, item, p, failures):
+    """Apply failed Ammo tests: Out of Ammo; two or more failures jam the weapon;
+    a Scarce or Limited profile is used up (rules 7.6, 7.7)."""
+    wid = s.wp[b, f, item, WP_ID]
+    s.wp[b, f, item, WP_OOA] = 1
+    tr = st.wprof[wid, p, PF_TRAITS]
+    if failures >= 2:
+        s.wp[b, f, item, WP_DEAD] |= WP_JAMMED
+    if tr & T_SCARCE:
+        s.wp[b, f, item, WP_DEAD] |= WP_JAMMED  # Scarce weapons cannot be reloaded at all
+    elif tr & T_LIMITED:
+        s.wp[b, f, item, WP_DEAD] |= (1 << p)
+
+
+@njit(cache=True)
+def firepower(s, st, b, f, item, p, n_dice):
+    """Roll n Firepower dice; make an Ammo test per Ammo symbol (and the Unstable roll).
+
+    Returns (holes, firer_out_of_action). The attack itself is resolved
+    normally whatever the ammo result (rules 7.6).
+    """
+    wid = s.wp[b, f, item, WP_ID]
+    holes = 0
+    fails = 0
+    unstable_ooa = False
+    for i in range(n_dice):
+        face = d6(s, b)
+        h = FP_HOLES[face]
+        ammo = face == FP_AMMO_FACE
+        emit(s, b, E_FIREPOWER, f, -1, face, h, 1 if ammo else 0, 0, 0)
+        holes += h
+        if ammo:
+            need = st.wprof[wid, p, PF_AMMO]
+            r = d6(s, b)
+            ok = r >= need
+            emit(s, b, E_AMMO, f, -1, r, need, 1 if ok else 0, item, 0)
+            if not ok:
+                fails += 1
+            if st.wprof[wid, p, PF_TRAITS] & T_UNSTABLE:
+                u = d6(s, b)
+                emit(s, b, E_UNSTABLE, f, -1, u, 1 if u <= 3 else 0, 0, 0, 0)
+                if u <= 3:
+                    unstable_ooa = True
+    if fails > 0:
+        fail_ammo(s, st, b, f, item, p, fails)
+    return holes, unstable_ooa
+
+
+@njit(cache=True)
+def reload_profile(s, st, b, f, item):
+    """Profile used for a Reload: the usable one with the easiest Ammo value (docs/rules.md, 7.6)."""
+    wid = s.wp[b, f, item, WP_ID]
+    best = -1
+    best_need = 99
+    for p in range(st.wprof.shape[1]):
+        if not profile_usable(s, st, b, f, item, p):
+            continue
+        if st.wprof[wid, p, PF_TRAITS] & T_PLENTIFUL:
+            return p
+        need = st.wprof[wid, p, PF_AMMO]
+        if need < best_need:
+            best_need = need
+            best = p
+    return best
+
+
+@njit(cache=True)
+def can_reload(s, st, b, f, item):
+    if weapon_id(s, b, f, item) < 0 or s.wp[b, f, item, WP_OOA] == 0:
+        return False
+    return reload_profile(s, st, b, f, item) >= 0
+
+
+@njit(cache=True)
+def plentiful(st, wid, p):
+    return (st.wprof[wid, p, PF_TRAITS] & T_PLENTIFUL) != 0
