@@ -9,7 +9,9 @@ Conventions (rules sections 1.2-1.4; decisions in docs/rules.md):
   or closed-door cell it crosses, by an obstacle cell it crosses (unless the
   obstacle touches the observer), and by a Standing model whose base it
   crosses. 0 rays clear -> no LOS; 5 clear -> in the open; 3-4 clear ->
-  partial cover; 1-2 clear -> full cover.
+  partial cover; 1-2 clear -> full cover. Obstacles give cover but never take
+  line of sight away: if every ray is blocked, some only by obstacles, the
+  target is in full cover (``query.clear_rays_cells``).
 
 The static part of every ray (walls, obstacles, doors) is precomputed per
 pair of cells by ``build_los_tables``; models are tested on the fly.

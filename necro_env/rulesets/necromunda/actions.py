@@ -9,7 +9,7 @@ from .codec import (
     A_STAND_UP, A_TAKE_COVER, A_TERMINAL,
 )
 from .constants import PF_TRAITS, T_SIDEARM, T_UNWIELDY
-from .query import fighter_at, is_engaged
+from .query import cell_solid, fighter_at, is_engaged
 from .state import (
     CK_STATE, CK_X, CK_Y, DR_STATE, FI_ACTS, FI_BASIC, FI_BROKEN, FI_POSTURE, FI_STATE, FI_X, FI_Y, FS_ON,
     PO_PINNED, PO_SI, PO_STANDING, WP_ID,
@@ -37,9 +37,15 @@ def action_type(kind):
 
 @njit(cache=True)
 def basic_bit(kind):
-    """Bit of FI_BASIC recording that this Basic action was taken (Shoot and twin Shoot share one)."""
+    """Bit of FI_BASIC recording that this Basic action was taken (Shoot and twin Shoot share one).
+    FI_BASIC is int16: Retreat and Stand Up reuse the unused slots of twin Shoot and Reload
+    (their plain offsets, bits 15 and 16, do not fit)."""
     if kind == A_SHOOT_TWIN:
         kind = A_SHOOT
+    elif kind == A_RETREAT:
+        kind = A_SHOOT_TWIN
+    elif kind == A_STAND_UP:
+        kind = A_RELOAD
     return 1 << (kind - A_TAKE_COVER)
 
 
@@ -110,8 +116,25 @@ def within1_cell(x0, y0, x1, y1):
 
 
 @njit(cache=True)
+def clear_within1(s, st, b, x0, y0, x1, y1):
+    """gap <= 1" between two cells, not measured through a wall or closed door (1.1, 1.4):
+    two cells apart orthogonally, the cell between must not be solid; diagonal neighbours
+    touch at a corner unless both cells beside that corner are solid."""
+    dx = x1 - x0
+    dy = y1 - y0
+    d2 = dx * dx + dy * dy
+    if d2 > 4:
+        return False
+    if d2 == 4:
+        return not cell_solid(s, st, b, x0 + dx // 2, y0 + dy // 2)
+    if d2 == 2:
+        return not (cell_solid(s, st, b, x1, y0) and cell_solid(s, st, b, x0, y1))
+    return True
+
+
+@njit(cache=True)
 def door_near(s, st, b, f, d):
-    return within1_cell(s.fi[b, f, FI_X], s.fi[b, f, FI_Y], st.door_xy[d, 0], st.door_xy[d, 1])
+    return clear_within1(s, st, b, s.fi[b, f, FI_X], s.fi[b, f, FI_Y], st.door_xy[d, 0], st.door_xy[d, 1])
 
 
 @njit(cache=True)
@@ -134,16 +157,17 @@ def terminal_usable(s, st, b, f, d):
     if ds == DOOR_OPEN and fighter_at(s, b, st.door_xy[d, 0], st.door_xy[d, 1]) >= 0:
         return False
     for i in range(st.term.shape[0]):
-        if st.term[i, 2] == d and within1_cell(s.fi[b, f, FI_X], s.fi[b, f, FI_Y], st.term[i, 0], st.term[i, 1]):
+        if st.term[i, 2] == d and clear_within1(s, st, b, s.fi[b, f, FI_X], s.fi[b, f, FI_Y], st.term[i, 0],
+                                                st.term[i, 1]):
             return True
     return False
 
 
 @njit(cache=True)
-def casket_near(s, b, f, k):
+def casket_near(s, st, b, f, k):
     if s.casket[b, k, CK_STATE] == 0:
         return False
-    return within1_cell(s.fi[b, f, FI_X], s.fi[b, f, FI_Y], s.casket[b, k, CK_X], s.casket[b, k, CK_Y])
+    return clear_within1(s, st, b, s.fi[b, f, FI_X], s.fi[b, f, FI_Y], s.casket[b, k, CK_X], s.casket[b, k, CK_Y])
 
 
 @njit(cache=True)
@@ -151,9 +175,9 @@ def duct_far_end(s, st, b, f, u):
     """If f is within 1" of an end of ductway u, the other end's cell (x, y); else (-1, -1)."""
     x = s.fi[b, f, FI_X]
     y = s.fi[b, f, FI_Y]
-    if within1_cell(x, y, st.duct[u, 0], st.duct[u, 1]):
+    if clear_within1(s, st, b, x, y, st.duct[u, 0], st.duct[u, 1]):
         return st.duct[u, 2], st.duct[u, 3]
-    if within1_cell(x, y, st.duct[u, 2], st.duct[u, 3]):
+    if clear_within1(s, st, b, x, y, st.duct[u, 2], st.duct[u, 3]):
         return st.duct[u, 0], st.duct[u, 1]
     return -1, -1
 

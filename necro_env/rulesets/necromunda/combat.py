@@ -4,14 +4,15 @@ import numpy as np
 from numba import njit
 
 from .constants import (
-    CH_A, CH_S, CH_WS, PF_ACC_S, PF_AP, PF_D, PF_TRAITS, T_BACKSTAB, T_DISARM, T_MELEE, T_PAIRED, T_PARRY,
-    T_POWER, T_SIDEARM, T_UNWIELDY,
+    CH_A, CH_S, CH_WS, PF_ACC_S, PF_AP, PF_D, PF_TRAITS, T_BACKSTAB, T_DISARM, T_KNOCKBACK, T_MELEE, T_PAIRED,
+    T_PARRY, T_POWER, T_SIDEARM, T_UNWIELDY,
 )
 from .damage import OOA_COUP, resolve_hit, take_out
 from .dice import d6
 from .events import E_ASSIST, E_ATTACKS, E_COUP, E_DISARM, E_HIT, E_PARRY, E_REACTION, emit
 from .movement import facing_towards
-from .query import engaged_with, gang_of, in_arc, standing
+from .query import count_engaged_enemies, engaged_with, gang_of, in_arc, standing
+from .shooting import knockback
 from .state import (
     FI_BROKEN, FI_CH, FI_DISARMED, FI_FACING, FI_POSTURE, FI_STATE, FI_X, FI_Y, FS_ON, PO_SI, PO_STANDING, WP_ID,
     WP_OOA,
@@ -56,8 +57,6 @@ def choose_melee_weapons(s, st, b, f):
     i1 = -1
     p1 = 0
     s1 = -1 << 20
-    if s.fi[b, f, FI_DISARMED]:
-        return -1, 0, -1, 0
     for it in range(s.wp.shape[2]):
         for p in range(st.wprof.shape[1]):
             if usable_in_melee(s, st, b, f, it, p):
@@ -196,7 +195,18 @@ def weapon_attacks(s, st, b, f, t, item, p, n_dice, mod, parries_left):
         if (tr & T_DISARM) and rolls[i] == 6:
             s.fi[b, t, FI_DISARMED] = 1
             emit(s, b, E_DISARM, t, f, 0, 0, 0, 0, 0)
-        resolve_hit(s, st, b, f, t, sv, ap, dmg, tr, rolls[i], True, s.fi[b, f, FI_X], s.fi[b, f, FI_Y])
+        extra = 0
+        if tr & T_KNOCKBACK:
+            # Knockback (12): natural hit roll >= the target's S pushes it 1" away (+1 Damage if it
+            # cannot move); the attacker follows up into the vacated cell unless it is engaged with
+            # another enemy (docs/rules.md, close combat)
+            ox = s.fi[b, t, FI_X]
+            oy = s.fi[b, t, FI_Y]
+            extra = knockback(s, st, b, f, t, rolls[i])
+            if (s.fi[b, t, FI_X] != ox or s.fi[b, t, FI_Y] != oy) and count_engaged_enemies(s, b, f) == 0:
+                s.fi[b, f, FI_X] = ox
+                s.fi[b, f, FI_Y] = oy
+        resolve_hit(s, st, b, f, t, sv, ap, dmg + extra, tr, rolls[i], True, s.fi[b, f, FI_X], s.fi[b, f, FI_Y])
     return parries_left
 
 
@@ -214,15 +224,19 @@ def close_combat_attacks(s, st, b, f, t, charging, reaction, extra_mod):
         s.fi[b, f, FI_FACING] = facing_towards(tx - s.fi[b, f, FI_X], ty - s.fi[b, f, FI_Y])
     # 2-3. weapons and Attack dice
     i1, p1, i2, p2 = choose_melee_weapons(s, st, b, f)
+    if reaction and s.fi[b, f, FI_DISARMED]:
+        # Disarm (12): only unarmed reaction attacks for the rest of the round
+        i1 = -1
+        i2 = -1
     a = s.fi[b, f, FI_CH + CH_A]
     paired = i1 >= 0 and (st.wprof[s.wp[b, f, i1, WP_ID], p1, PF_TRAITS] & T_PAIRED) != 0
     if i2 >= 0 or paired:
         a += 1
     if charging:
+        a += 1
         if paired:
+            # Paired (12): the Attacks characteristic is doubled when charging (+1 for the charge still applies)
             a += s.fi[b, f, FI_CH + CH_A]
-        else:
-            a += 1
     n1 = a
     n2 = 0
     n_unarmed = 0
@@ -257,13 +271,21 @@ def close_combat_attacks(s, st, b, f, t, charging, reaction, extra_mod):
     emit(s, b, E_ATTACKS, f, t, a, s.wp[b, f, i1, WP_ID] if i1 >= 0 else -1,
          s.wp[b, f, i2, WP_ID] if i2 >= 0 else -1, mod, 0)
     power1 = i1 >= 0 and (st.wprof[s.wp[b, f, i1, WP_ID], p1, PF_TRAITS] & T_POWER) != 0
-    par = parry_count(s, st, b, t, power1)
-    par = weapon_attacks(s, st, b, f, t, i1, p1, n1, mod, par)
+    # Parry: one re-roll per Parry weapon for the whole attack (at most 2); only Power Parry
+    # weapons parry Power weapons
+    par_all = parry_count(s, st, b, t, False)
+    par0 = parry_count(s, st, b, t, power1)
+    par = weapon_attacks(s, st, b, f, t, i1, p1, n1, mod, par0)
+    used = par0 - par
     if i2 >= 0:
         power2 = (st.wprof[s.wp[b, f, i2, WP_ID], p2, PF_TRAITS] & T_POWER) != 0
         if power2 != power1:
-            par = parry_count(s, st, b, t, power2)
+            par = max(0, min(parry_count(s, st, b, t, power2), par_all - used))
+        par0 = par
         par = weapon_attacks(s, st, b, f, t, i2, p2, n2, mod, par)
+        used += par0 - par
+    if n_unarmed > 0:
+        par = max(0, par_all - used)
     weapon_attacks(s, st, b, f, t, -1, 0, n_unarmed, mod, par)
 
 

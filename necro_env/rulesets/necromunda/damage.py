@@ -146,12 +146,15 @@ def resolve_hit(s, st, b, att, tgt, S, ap, dmg, traits, nat_hit, short_band, ox,
     """
     if s.fi[b, tgt, FI_STATE] != 1:
         return
-    if field_armour(s, b, tgt):
+    power6 = (traits & T_POWER) != 0 and nat_hit == 6
+    # one save per hit (9.2): a working field (5+, not modified by AP) is used instead of the
+    # armour save when the armour save after AP is worse than 5+ (docs/rules.md, saves)
+    used_field = s.fi[b, tgt, FI_FIELD] == 1 and save_target(s, st, b, tgt, ox, oy, ap, power6) > 5
+    if used_field and field_armour(s, b, tgt):
         return
     n_wound_rolls = 1
     if traits & T_SCATTERSHOT:
         n_wound_rolls = d6(s, b)
-    power6 = (traits & T_POWER) != 0 and nat_hit == 6
     for _ in range(n_wound_rolls):
         if s.fi[b, tgt, FI_STATE] != 1:
             return
@@ -177,7 +180,7 @@ def resolve_hit(s, st, b, att, tgt, S, ap, dmg, traits, nat_hit, short_band, ox,
             if (traits & T_RENDING) and r == 6:
                 extra += 1
         # save
-        sneed = save_target(s, st, b, tgt, ox, oy, ap, power6)
+        sneed = 7 if used_field else save_target(s, st, b, tgt, ox, oy, ap, power6)
         if sneed <= 6:
             r = d6(s, b)
             saved = r != 1 and r >= sneed

@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from ...core.terrain import DOOR_CLOSED, DOOR_LOCKED, DOOR_OPEN
-from .actions import action_type, spend, twin_sidearms, unwieldy, TYPE_DOUBLE
+from .actions import action_type, casket_near, spend, twin_sidearms, unwieldy, TYPE_DOUBLE
 from .codec import (
     A_AIM, A_BLIND_FIRE, A_BOTTLE, A_BYPASS_CASKET, A_CARRY_CASKET, A_CHARGE, A_CONSOLIDATE, A_COUP, A_CRAWL,
     A_CRAWL_DUCT, A_END, A_FIGHT, A_FIRE_DUCT, A_FLEE, A_FORCE_DOOR, A_MOVE, A_OPEN_DOOR, A_RELOAD, A_RETREAT,
@@ -307,6 +307,7 @@ def apply_action(s, st, b, lay, kind, p1, p2):
         else:
             s.fi[b, f, FI_TURN] = 0
             fire_through_ductway(s, st, b, f, item, prof, t)
+        normalize_engagement(s, b)  # a knocked-back Pinned fighter may end in contact (4.1)
         return
     spend(s, b, f, kind, False)
     keep_turn = False
@@ -320,12 +321,9 @@ def apply_action(s, st, b, lay, kind, p1, p2):
     elif kind == A_CARRY_CASKET:
         k = -1
         for j in range(s.casket.shape[1]):
-            if s.casket[b, j, CK_STATE] != 0:
-                dx = s.casket[b, j, CK_X] - s.fi[b, f, FI_X]
-                dy = s.casket[b, j, CK_Y] - s.fi[b, f, FI_Y]
-                if dx * dx + dy * dy <= 4:
-                    k = j
-                    break
+            if casket_near(s, st, b, f, j):  # the same test as the mask (within 1", not through walls)
+                k = j
+                break
         pv = do_move(s, st, b, f, p1, 2 * s.fi[b, f, FI_CH + CH_M], 5)
         if k >= 0 and pv >= 0:
             s.casket[b, k, CK_X] = pv % w
@@ -462,6 +460,13 @@ def end_phase(s, st, b):
         elif step_ == END_RALLY:
             for pos in range(ng):
                 rally(s, b, gang_at(s, b, pos))
+        # a fighter Broken during the End phase (Nerve test after a Recovery Out of Action)
+        # runs for cover at once (10.1), before the Rally step
+        while s.g[b, G_QN] > 0:
+            fq = queue_pop(s, b)
+            if s.fi[b, fq, FI_STATE] == FS_ON and s.fi[b, fq, FI_BROKEN]:
+                run_for_cover(s, st, b, fq)
+                normalize_engagement(s, b)
         s.g[b, G_ENDSTEP] = step_ + 1
         s.g[b, G_ENDGANG] = 0
         if check_end(s, b):

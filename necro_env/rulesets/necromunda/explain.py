@@ -80,7 +80,8 @@ def why_illegal(game, index):
             have = STATUS_TEXT.get(st, "Broken" if st == "broken" else st)
             return f"{name} needs a {want} fighter; the active fighter is {have}"
         if kind == C.A_TURN:
-            return "a fighter may choose a new facing only when activated or after moving, once, and not to its current facing"
+            return ("a fighter may choose a new facing only when activated or after moving, once, not to its current "
+                    "facing, and not while Standing and Engaged (it turns to face inside a Fight, at -1)")
         acts = int(game.state.fi[0, f, FI_ACTS])
         return (f"{name} is not legal here: the fighter has {acts} action(s) left, and the action's cost, "
                 f"Basic-once rule, range, reach, line of sight or target status rules it out")

@@ -11,7 +11,7 @@ from ...core.reach import DX8, DY8, INF
 from .combat import followup_options
 from .actions import (
     can_afford, casket_near, door_near, door_operable, duct_far_end, status_pp, status_psi, status_sa, status_se,
-    terminal_usable, twin_sidearms, unwieldy, within1_cell,
+    clear_within1, terminal_usable, twin_sidearms, unwieldy,
 )
 from .codec import (
     A_AIM, A_BLIND_FIRE, A_BOTTLE, A_BYPASS_CASKET, A_CARRY_CASKET, A_CHARGE, A_CONSOLIDATE, A_COUP, A_CRAWL,
@@ -113,7 +113,8 @@ def action_mask(s, st, b, lay, mask, f):
     me = gang_of(s, b, f)
     mask[lay[A_END]] = True
     standing_f = s.fi[b, f, FI_POSTURE] == PO_STANDING
-    if s.fi[b, f, FI_TURN] and standing_f:
+    # free turn (1.3): not while Standing and Engaged, which turns to face inside a Fight at -1 (8.1)
+    if s.fi[b, f, FI_TURN] and standing_f and not status_se(s, b, f):
         for k in range(8):
             if k != s.fi[b, f, FI_FACING]:
                 mask[lay[A_TURN] + k] = True
@@ -146,7 +147,7 @@ def action_mask(s, st, b, lay, mask, f):
         if can_afford(s, b, f, A_CARRY_CASKET, False):
             near = False
             for k in range(s.casket.shape[1]):
-                if casket_near(s, b, f, k):
+                if casket_near(s, st, b, f, k):
                     near = True
             if near:
                 for c in range(n):
@@ -184,7 +185,8 @@ def action_mask(s, st, b, lay, mask, f):
         if can_afford(s, b, f, A_COUP, False):
             for t in range(nf):
                 if (s.fi[b, t, FI_STATE] == FS_ON and gang_of(s, b, t) != me and s.fi[b, t, FI_POSTURE] == PO_SI
-                        and within1_cell(fx, fy, s.fi[b, t, FI_X], s.fi[b, t, FI_Y]) and arc_ok(s, st, b, f, t, False)):
+                        and clear_within1(s, st, b, fx, fy, s.fi[b, t, FI_X], s.fi[b, t, FI_Y])
+                        and arc_ok(s, st, b, f, t, False)):
                     mask[lay[A_COUP] + global_to_rel(s, b, me, t)] = True
         for d in range(st.door_xy.shape[0]):
             if not door_near(s, st, b, f, d):
@@ -198,7 +200,7 @@ def action_mask(s, st, b, lay, mask, f):
             if can_afford(s, b, f, A_FORCE_DOOR, False) and s.door[b, d, DR_STATE] == DOOR_LOCKED:
                 mask[lay[A_FORCE_DOOR] + d] = True
         for k in range(s.casket.shape[1]):
-            if s.casket[b, k, 2] == 1 and casket_near(s, b, f, k):
+            if s.casket[b, k, 2] == 1 and casket_near(s, st, b, f, k):
                 if can_afford(s, b, f, A_SMASH_CASKET, False):
                     mask[lay[A_SMASH_CASKET] + k] = True
                 if can_afford(s, b, f, A_BYPASS_CASKET, False):
@@ -212,7 +214,7 @@ def action_mask(s, st, b, lay, mask, f):
                     for dx in range(-2, 3):
                         x = ox + dx
                         y = oy + dy
-                        if dx * dx + dy * dy > 4 or not cell_free_endable(s, st, b, x, y):
+                        if not cell_free_endable(s, st, b, x, y) or not clear_within1(s, st, b, ox, oy, x, y):
                             continue
                         if near_blocking_enemy(s, b, f, x, y):
                             continue
@@ -220,7 +222,7 @@ def action_mask(s, st, b, lay, mask, f):
             if can_afford(s, b, f, A_FIRE_DUCT, False):
                 for t in range(nf):
                     if (s.fi[b, t, FI_STATE] != FS_ON or gang_of(s, b, t) == me
-                            or not within1_cell(ox, oy, s.fi[b, t, FI_X], s.fi[b, t, FI_Y])):
+                            or not clear_within1(s, st, b, ox, oy, s.fi[b, t, FI_X], s.fi[b, t, FI_Y])):
                         continue
                     for item in range(s.wp.shape[2]):
                         wid = s.wp[b, f, item, WP_ID]

@@ -128,12 +128,15 @@ def flee_tests(s, b, g):
             if s.fi[b, f, FI_STATE] != FS_ON or s.fi[b, f, FI_HIER] != level:
                 continue
             if safe[i]:
+                # passes automatically; a Gang Hierarchy fighter that passes (even automatically)
+                # extends the protection (docs/rules.md, fleeing)
                 emit(s, b, E_FLEE, f, -1, 0, 0, 0, 1, 0)
-                continue
-            r = two_d6(s, b)
-            need = s.fi[b, f, FI_CH + CH_CL]
-            ok = r >= need
-            emit(s, b, E_FLEE, f, -1, r, need, 0 if ok else 1, 0, 0)
+                ok = True
+            else:
+                r = two_d6(s, b)
+                need = s.fi[b, f, FI_CH + CH_CL]
+                ok = r >= need
+                emit(s, b, E_FLEE, f, -1, r, need, 0 if ok else 1, 0, 0)
             if not ok:
                 s.fi[b, f, FI_STATE] = FS_FLED
                 s.fi[b, f, FI_READY] = 0
@@ -156,8 +159,9 @@ def recovery(s, b, g, assisted_by):
         helper = -1
         for j in range(mf):
             o = g * mf + j
+            # a Standing and Active friend (Broken is a condition, not a status: it may assist, 11.3 [CZ])
             if (o != f and s.fi[b, o, FI_STATE] == FS_ON and s.fi[b, o, FI_POSTURE] == PO_STANDING
-                    and not is_engaged(s, b, o) and not s.fi[b, o, FI_BROKEN] and assisted_by[o] == 0
+                    and not is_engaged(s, b, o) and assisted_by[o] == 0
                     and within_f(s, b, f, o, 1.0)):
                 helper = o
                 break

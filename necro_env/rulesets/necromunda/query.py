@@ -151,6 +151,9 @@ def clear_rays_cells(s, st, b, ax, ay, tx, ty, ga, skip1, skip2, ignore_models):
 
     Standing models block rays, except skip1/skip2 (observer and target) and
     fighters of gang ga in base contact with the observer cell (rules 1.4).
+    Obstacles only give cover: they never take line of sight away ([KO] 2D rule:
+    only walls and closed doors block it), so when every ray is blocked but at
+    least one only by obstacles the result is 1 (full cover, not "no LOS").
     """
     w = st.terrain.shape[1]
     ca = ay * w + ax
@@ -161,9 +164,10 @@ def clear_rays_cells(s, st, b, ax, ay, tx, ty, ga, skip1, skip2, ignore_models):
     wall = st.los_wall[ca, ct]
     obst = st.los_obst[ca, ct]
     n = 0
+    soft = False  # a ray blocked by obstacles only
     for k in range(N_RAYS):
         bit = np.uint8(1 << k)
-        if (wall & bit) or (obst & bit):
+        if wall & bit:
             continue
         if st.los_door[ca, ct, k] & closed:
             continue
@@ -181,8 +185,14 @@ def clear_rays_cells(s, st, b, ax, ay, tx, ty, ga, skip1, skip2, ignore_models):
                 if ray_blocked_by_model(ax, ay, tx, ty, k, mx, my):
                     blocked = True
                     break
-        if not blocked:
-            n += 1
+        if blocked:
+            continue
+        if obst & bit:
+            soft = True
+            continue
+        n += 1
+    if n == 0 and soft:
+        return 1
     return n
 
 

@@ -13,7 +13,7 @@ from .dice import d6, two_d6
 from .events import E_COOL, E_HIT, E_KNOCKBACK, E_PINNED, E_SHOT, E_STRAY, emit
 from .movement import cell_free_endable, facing_towards
 from .query import (
-    clear_rays, cover_grade, dist2, engaged_with, gang_of, in_arc, is_engaged, standing,
+    cell_solid, clear_rays, cover_grade, dist2, engaged_with, gang_of, in_arc, is_engaged, standing,
 )
 from .state import (
     FI_AIMED, FI_CH, FI_FACING, FI_POSTURE, FI_STATE, FI_TURN, FI_X, FI_Y, FS_ON, PO_PINNED, PO_SI, PO_STANDING,
@@ -147,8 +147,28 @@ def resolve_priority(s, st, b, f, t, wid, p, omni):
     emit(s, b, E_COOL, f, t, r, need, 1 if ok else 0, COOL_TARGET_PRIORITY, 0)
     if ok:
         return t
-    c, _ = closest_eligible(s, st, b, f, omni)
-    return c if c >= 0 else t
+    return fallback_target(s, st, b, f, wid, p, omni, t)
+
+
+@njit(cache=True)
+def fallback_target(s, st, b, f, wid, p, omni, t):
+    """After a failed target-priority Cool test the shot goes to a target the shooter may
+    pick without a test (rules 7.2). Among those: not Prone and Seriously Injured first,
+    then the best hit modifier, then the closest (docs/rules_parts/shooting.md)."""
+    best = -1
+    bkey = 0
+    for o in range(s.fi.shape[1]):
+        if not eligible(s, st, b, f, o, omni) or needs_cool_test(s, st, b, f, o, wid, p, omni):
+            continue
+        d = dist2(s, b, f, o)
+        cg = cover_grade(clear_rays(s, st, b, f, o, False))
+        m = hit_modifier(s, st, b, f, o, wid, p, band(st, wid, p, d), cg)
+        # lexicographic (Seriously Injured last, best modifier, closest) as one integer
+        key = (1 if s.fi[b, o, FI_POSTURE] == PO_SI else 0) * 100000000 + (100 - m) * 100000 + d
+        if best < 0 or key < bkey:
+            bkey = key
+            best = o
+    return best if best >= 0 else t
 
 
 @njit(cache=True)
@@ -194,7 +214,11 @@ def knockback(s, st, b, f, t, nat):
     dy = (-1, -1, 0, 1, 1, 1, 0, -1)[k]
     nx = tx + dx
     ny = ty + dy
-    if cell_free_endable(s, st, b, nx, ny):
+    free = cell_free_endable(s, st, b, nx, ny)
+    if free and dx != 0 and dy != 0:
+        # a diagonal push cannot squeeze between solid cells (as diagonal moves, 6.1)
+        free = not (cell_solid(s, st, b, nx, ty) or cell_solid(s, st, b, tx, ny))
+    if free:
         emit(s, b, E_KNOCKBACK, t, f, nat, ty * w + tx, ny * w + nx, 0, 0)
         s.fi[b, t, FI_X] = nx
         s.fi[b, t, FI_Y] = ny
@@ -234,8 +258,13 @@ def stray_candidates(s, st, b, f, t, out):
             continue
         risk = engaged_with(s, b, m, t)
         if not risk:
-            d2 = point_segment_dist2(s.fi[b, m, FI_X] + 0.5, s.fi[b, m, FI_Y] + 0.5, ax, ay, tx, ty)
-            risk = d2 <= 1.5 * 1.5 + 1e-9
+            # within 1" of the line of fire (centre within 1.5 of the centre-to-centre segment),
+            # and ahead of the shooter: models level with or behind it are not in the line of fire
+            mx = s.fi[b, m, FI_X] + 0.5
+            my = s.fi[b, m, FI_Y] + 0.5
+            ahead = (mx - ax) * (tx - ax) + (my - ay) * (ty - ay) > 1e-9
+            d2 = point_segment_dist2(mx, my, ax, ay, tx, ty)
+            risk = ahead and d2 <= 1.5 * 1.5 + 1e-9
         if risk:
             out[n] = m
             n += 1
@@ -302,7 +331,8 @@ def after_attack(s, st, b, f, t, item, p, hit, nat, bnd):
     n_hits = holes if (tr & T_RAPID_FIRE) else 1
     if hit:
         ranged_hits(s, st, b, f, t, wid, p, n_hits, nat, bnd)
-    else:
+    elif bnd != BAND_OUT:
+        # an out-of-range shot "hits nothing" ([CZ] 7.3): no stray shots
         stray_shots(s, st, b, f, t, wid, p, n_hits, bnd)
     if unstable:
         take_out(s, b, f, OOA_UNSTABLE)

@@ -123,12 +123,15 @@ def firepower(s, st, b, f, item, p, n_dice):
 
 @njit(cache=True)
 def reload_profile(s, st, b, f, item):
-    """Profile used for a Reload: the usable one with the easiest Ammo value (docs/rules.md, 7.6)."""
+    """Profile used for a Reload: the usable one with the easiest Ammo value (docs/rules.md, 7.6).
+    Scarce profiles cannot be reloaded at all ([N23]); -1 when no profile can reload."""
     wid = s.wp[b, f, item, WP_ID]
     best = -1
     best_need = 99
     for p in range(st.wprof.shape[1]):
         if not profile_usable(s, st, b, f, item, p):
+            continue
+        if st.wprof[wid, p, PF_TRAITS] & T_SCARCE:
             continue
         if st.wprof[wid, p, PF_TRAITS] & T_PLENTIFUL:
             return p

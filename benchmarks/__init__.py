@@ -1,0 +1,1 @@
+"""Speed measurements (``python -m benchmarks.<name>``). They print figures; nothing asserts on time."""

@@ -1,0 +1,314 @@
+"""Random-play soak benchmark: many games of uniform random legal play.
+
+    python -m benchmarks.random_games [--games 10000] [--seed 0] [--boards all] [--gangs 2] [--workers 1] [--json]
+
+Game i uses seed ``seed + i``: the seed picks the board and the gangs and drives both
+the deployment, the dice and the random player, so any game can be replayed alone with
+``--only SEED`` (which re-raises its exception with the full traceback).
+
+Prints games played, exceptions (must be 0; the first tracebacks are shown with their
+seeds), decisions and rounds per game, the outcome split (wins per gang position, draws
+by elimination, truncations by the round limit), decisions per second and counts of
+notable events over all games, as evidence the rules occur in play.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import random
+import sys
+import time
+import traceback
+from collections import Counter
+
+import numpy as np
+
+BOARDS = ("zm_corridors", "zm_hall", "zm_cross")
+GANGS = ("orlock", "goliath", "escher", "van_saar")
+ROUND_LIMIT = 12
+
+_GAMES: dict = {}
+_GANG_SPECS: dict = {}
+
+
+def _game(board: str, gangs: tuple):
+    """A cached Game per (board, gangs); doors start closed as in the default scenario."""
+    key = (board, gangs)
+    if key not in _GAMES:
+        from necro_env.config import load_board, load_gang
+        from necro_env.rulesets.necromunda.game import Game
+
+        spec = load_board(f"boards/{board}.yaml")
+        doors = spec.doors.copy()
+        doors[doors[:, 2] == 1, 2] = 0  # doors_start: closed
+        spec = dataclasses.replace(spec, doors=doors)
+        for g in gangs:
+            if g not in _GANG_SPECS:
+                _GANG_SPECS[g] = load_gang(f"gangs/{g}.yaml")
+        _GAMES[key] = Game(spec, [_GANG_SPECS[g] for g in gangs], round_limit=ROUND_LIMIT)
+    return _GAMES[key]
+
+
+def game_config(seed: int, boards, n_gangs):
+    """The board and gangs of the game with this seed."""
+    r = random.Random(seed * 7919 + 17)
+    board = boards[r.randrange(len(boards))]
+    n = n_gangs[r.randrange(len(n_gangs))]
+    gangs = tuple(GANGS[r.randrange(len(GANGS))] for _ in range(n))
+    return board, gangs
+
+
+def play(seed: int, boards, n_gangs):
+    """One game of uniform random legal play. Returns (board, gangs, decisions, rounds,
+    winner, truncated, event rows of the whole game)."""
+    from necro_env.rulesets.necromunda.state import G_EVN, G_EVOVF
+
+    board, gangs = game_config(seed, boards, n_gangs)
+    game = _game(board, gangs)
+    game.reset(seed)
+    r = random.Random(seed)
+    s = game.state
+    mask = game.mask[0]
+    chunks = [s.ev[0, : s.g[0, G_EVN]].copy()]
+    cap = ROUND_LIMIT * 400
+    n = 0
+    while not game.done:
+        legal = np.flatnonzero(mask)
+        game.step(int(legal[r.randrange(len(legal))]))
+        n += 1
+        chunks.append(s.ev[0, : s.g[0, G_EVN]].copy())
+        if s.g[0, G_EVOVF]:
+            raise RuntimeError(f"event buffer overflowed at decision {n}")
+        if n >= cap:
+            raise RuntimeError(f"game not over after {cap} decisions")
+    return board, gangs, n, game.round, game.winner, game.truncated, np.concatenate(chunks)
+
+
+def _notable(ev) -> Counter:
+    """Counts of notable events in an (n, 8) array of event rows."""
+    from necro_env.core.terrain import DOOR_OPEN
+    from necro_env.rulesets.necromunda import codec as C
+    from necro_env.rulesets.necromunda import events as E
+
+    k = ev[:, 0]
+    a, b_, c = ev[:, 3], ev[:, 4], ev[:, 5]
+    d = ev[:, 6]
+    act = k == E.E_ACTION
+    out = Counter()
+
+    def put(name, sel):
+        out[name] += int(np.count_nonzero(sel))
+
+    put("shots", k == E.E_SHOT)
+    put("hits", (k == E.E_HIT) & (c == 1))
+    put("stray shots", k == E.E_STRAY)
+    put("ammo tests", k == E.E_AMMO)
+    put("charges", k == E.E_CHARGE)
+    put("charges reaching contact", (k == E.E_CHARGE) & (c == 1))
+    put("fight actions", act & (a == C.A_FIGHT))
+    put("close combat attack sets", k == E.E_ATTACKS)
+    put("reaction attacks", k == E.E_REACTION)
+    put("wounds caused", (k == E.E_WOUND) & (c == 1))
+    put("saves made", (k == E.E_SAVE) & (c == 1))
+    put("flesh wounds", k == E.E_FLESH)
+    put("serious injuries", k == E.E_SERIOUS)
+    put("out of action", k == E.E_OOA)
+    put("coups de grace", k == E.E_COUP)
+    put("pinned", k == E.E_PINNED)
+    put("knockbacks", k == E.E_KNOCKBACK)
+    put("nerve tests", k == E.E_NERVE)
+    put("broken", k == E.E_BROKEN)
+    put("running for cover", k == E.E_RFC)
+    put("rally tests", k == E.E_RALLY)
+    put("rallies passed", (k == E.E_RALLY) & (c == 1))
+    put("recovery tests", k == E.E_RECOVERY)
+    put("bottle checks", k == E.E_BOTTLE)
+    put("gangs bottled", (k == E.E_BOTTLE) & (d == 1))
+    put("flee tests", k == E.E_FLEE)
+    put("fighters fled", (k == E.E_FLEE) & (c == 1))
+    put("voluntary retreats", act & (a == C.A_FLEE))
+    put("doors opened", (k == E.E_DOOR) & (b_ == DOOR_OPEN))
+    put("doors closed", (k == E.E_DOOR) & (b_ != DOOR_OPEN))
+    put("terminal accesses", act & (a == C.A_TERMINAL))
+    put("doors forced", act & (a == C.A_FORCE_DOOR))
+    put("ductway crawls", k == E.E_DUCT)
+    put("fire through ductway", act & (a == C.A_FIRE_DUCT))
+    put("casket actions", k == E.E_CASKET)
+    put("caskets carried", act & (a == C.A_CARRY_CASKET))
+    put("caskets opened", (k == E.E_CASKET) & (b_ == 1))
+    put("reloads", k == E.E_RELOAD)
+    put("stand ups (action)", act & (a == C.A_STAND_UP))
+    put("stood up engaged (4.1)", k == E.E_STANDUP_ENGAGED)
+    put("retreats", act & (a == C.A_RETREAT))
+    put("blind fire", act & (a == C.A_BLIND_FIRE))
+    put("twin sidearm shots", act & (a == C.A_SHOOT_TWIN))
+    put("refractor field rolls", k == E.E_FIELD)
+    return out
+
+
+def run_chunk(args):
+    """Play games seeds[lo:hi]; return aggregated statistics (picklable)."""
+    from necro_env.rulesets.necromunda.events import E_ACTION
+
+    seeds, boards, n_gangs = args
+    res = {"decisions": [], "rounds": [], "outcomes": Counter(), "events": Counter(), "actions": Counter(),
+           "exceptions": [], "time": 0.0, "configs": Counter()}
+    t0 = time.perf_counter()
+    for seed in seeds:
+        try:
+            board, gangs, n, rounds, winner, trunc, ev = play(seed, boards, n_gangs)
+        except Exception:
+            res["exceptions"].append((seed, game_config(seed, boards, n_gangs), traceback.format_exc()))
+            continue
+        res["decisions"].append(n)
+        res["rounds"].append(rounds)
+        res["configs"][(board, len(gangs))] += 1
+        if trunc:
+            res["outcomes"]["truncated (round limit)"] += 1
+        elif winner < 0:
+            res["outcomes"]["draw by elimination"] += 1
+        else:
+            res["outcomes"][f"win gang position {winner}"] += 1
+        res["events"] += _notable(ev)
+        kinds = np.bincount(ev[ev[:, 0] == E_ACTION, 3].astype(np.int64))  # action kinds of activated fighters
+        res["actions"].update({k: int(v) for k, v in enumerate(kinds) if v})
+    res["time"] = time.perf_counter() - t0
+    return res
+
+
+def merge(parts):
+    out = {"decisions": [], "rounds": [], "outcomes": Counter(), "events": Counter(), "actions": Counter(),
+           "exceptions": [], "time": 0.0, "configs": Counter()}
+    for p in parts:
+        for k in ("decisions", "rounds", "exceptions"):
+            out[k] += p[k]
+        for k in ("outcomes", "events", "actions", "configs"):
+            out[k].update(p[k])
+        out["time"] += p["time"]
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=10000)
+    ap.add_argument("--seed", type=int, default=0, help="game i uses seed SEED + i")
+    ap.add_argument("--boards", default="all", help="'all' or a comma list of " + ", ".join(BOARDS))
+    ap.add_argument("--gangs", default="2", help="gangs per game: a comma list of 2, 3, 4 (e.g. 2,3,4)")
+    ap.add_argument("--workers", type=int, default=1, help="processes (each compiles/loads the JIT cache)")
+    ap.add_argument("--only", type=int, default=None, help="replay the game with this seed and re-raise")
+    ap.add_argument("--json", action="store_true", help="print the summary as JSON")
+    ap.add_argument("--no-progress", action="store_true")
+    args = ap.parse_args(argv)
+    boards = BOARDS if args.boards == "all" else tuple(b.strip() for b in args.boards.split(","))
+    for b in boards:
+        if b not in BOARDS:
+            ap.error(f"unknown board {b!r}; allowed: {', '.join(BOARDS)}")
+    n_gangs = tuple(int(x) for x in args.gangs.split(","))
+    if any(not 2 <= n <= 4 for n in n_gangs):
+        ap.error("--gangs: each number of gangs must be 2, 3 or 4 (the boards have 4 deployment zones)")
+
+    if args.only is not None:
+        board, gangs, n, rounds, winner, trunc, _ = play(args.only, boards, n_gangs)
+        print(f"seed {args.only}: {board} {gangs}: {n} decisions, {rounds} rounds, winner {winner}, "
+              f"truncated {trunc}")
+        return 0
+
+    seeds = list(range(args.seed, args.seed + args.games))
+    chunk = 20
+    jobs = [(seeds[i:i + chunk], boards, n_gangs) for i in range(0, len(seeds), chunk)]
+    progress = None
+    if not args.no_progress and not args.json:
+        try:
+            from tqdm import tqdm
+            progress = tqdm(total=args.games, unit="game", file=sys.stderr, smoothing=0.05)
+        except ImportError:
+            progress = None
+    t0 = time.perf_counter()
+    parts = []
+    if args.workers > 1:
+        import multiprocessing as mp
+        with mp.get_context("spawn").Pool(args.workers) as pool:
+            for p in pool.imap_unordered(run_chunk, jobs):
+                parts.append(p)
+                if progress:
+                    progress.update(len(p["decisions"]) + len(p["exceptions"]))
+    else:
+        _game(*game_config(args.seed, boards, n_gangs)).reset(0)  # load/compile before timing games
+        for job in jobs:
+            p = run_chunk(job)
+            parts.append(p)
+            if progress:
+                progress.update(len(p["decisions"]) + len(p["exceptions"]))
+    wall = time.perf_counter() - t0
+    if progress:
+        progress.close()
+    r = merge(parts)
+    summary = summarize(r, args, wall)
+    if args.json:
+        print(json.dumps(summary, indent=1))
+    else:
+        report(summary, r)
+    return 1 if r["exceptions"] else 0
+
+
+def summarize(r, args, wall):
+    from necro_env.rulesets.necromunda.codec import KIND_NAMES
+
+    dec = np.array(r["decisions"]) if r["decisions"] else np.zeros(1)
+    rounds = np.array(r["rounds"]) if r["rounds"] else np.zeros(1)
+    total = int(dec.sum())
+    return {
+        "games": args.games,
+        "seed": args.seed,
+        "boards": args.boards,
+        "gangs_per_game": args.gangs,
+        "exceptions": len(r["exceptions"]),
+        "exception_seeds": [s for s, _, _ in r["exceptions"]][:100],
+        "decisions_total": total,
+        "decisions_mean": float(dec.mean()),
+        "decisions_median": float(np.median(dec)),
+        "decisions_max": int(dec.max()),
+        "rounds_mean": float(rounds.mean()),
+        "outcomes": dict(sorted(r["outcomes"].items())),
+        "configs": {f"{b} x{n} gangs": v for (b, n), v in sorted(r["configs"].items())},
+        "wall_seconds": wall,
+        "decisions_per_second": total / wall if wall > 0 else 0.0,
+        "decisions_per_second_per_worker": total / r["time"] if r["time"] > 0 else 0.0,
+        "events": dict(r["events"]),
+        "actions": {KIND_NAMES[k]: v for k, v in sorted(r["actions"].items()) if 0 <= k < len(KIND_NAMES)},
+    }
+
+
+def report(sm, r):
+    print(f"games                 {sm['games']}  (seeds {sm['seed']}..{sm['seed'] + sm['games'] - 1}, boards "
+          f"{sm['boards']}, {sm['gangs_per_game']} gangs per game)")
+    print(f"exceptions            {sm['exceptions']}")
+    for seed, cfg, tb in r["exceptions"][:3]:
+        print(f"--- seed {seed} {cfg}: replay with  python -m benchmarks.random_games --only {seed} "
+              f"--boards {sm['boards']} --gangs {sm['gangs_per_game']}")
+        print(tb)
+    if sm["exception_seeds"]:
+        print(f"exception seeds       {sm['exception_seeds'][:20]}")
+    print(f"decisions per game    mean {sm['decisions_mean']:.1f}, median {sm['decisions_median']:.0f}, "
+          f"max {sm['decisions_max']}")
+    print(f"rounds per game       mean {sm['rounds_mean']:.2f}")
+    print("outcomes")
+    for k, v in sm["outcomes"].items():
+        print(f"  {k:28s} {v:8d}  ({100.0 * v / max(1, len(r['decisions'])):.1f}%)")
+    print("games per board")
+    for k, v in sm["configs"].items():
+        print(f"  {k:28s} {v:8d}")
+    print(f"decisions per second  {sm['decisions_per_second']:.0f}  ({sm['decisions_total']} decisions in "
+          f"{sm['wall_seconds']:.1f} s; {sm['decisions_per_second_per_worker']:.0f} per worker)")
+    print("events over all games")
+    for k, v in sm["events"].items():
+        print(f"  {k:28s} {v:10d}")
+    print("actions chosen over all games")
+    print("  " + ", ".join(f"{k} {v}" for k, v in sm["actions"].items()))
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    sys.exit(main())

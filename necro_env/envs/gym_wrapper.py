@@ -1,0 +1,154 @@
+"""Gymnasium single-agent view of necromunda_v0: the learner plays one gang, opponents play the rest.
+
+Registered as ``necro_env/Necromunda-v0`` (``gymnasium.make("necro_env/Necromunda-v0", encoder="flat")``).
+``action_masks()`` returns the learner's legal-action mask for sb3-contrib's
+``MaskablePPO``.
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ..rulesets.necromunda.game import IllegalActionError
+from .necromunda_env import raw_env
+from .render_text import render_text
+
+Opponent = Callable[[object, np.ndarray, np.random.Generator], int]
+
+
+def random_opponent(obs, mask, rng: np.random.Generator) -> int:
+    """Uniform over the legal actions (the default opponent)."""
+    legal = np.flatnonzero(mask)
+    return int(legal[rng.integers(len(legal))])
+
+
+class NecromundaGymEnv(gymnasium.Env):
+    """One gang of a Necromunda game as a Gymnasium env.
+
+    Parameters: those of ``necromunda_v0.raw_env`` (scenario, board, gangs,
+    num_gangs, round_limit, encoder, render_mode, max_fighters, max_weapons,
+    max_doors, max_caskets, illegal_action), plus
+
+    learner: the gang index the agent plays, or ``"random"`` (drawn per reset).
+    opponents: one callable ``opponent(obs, mask, rng) -> action`` for all
+        other gangs, or a sequence with one per gang index (the learner's entry
+        is ignored). ``obs`` is the encoder output from that gang's point of
+        view, ``mask`` the bool legal mask, ``rng`` the env's seeded generator.
+        Default: uniform random legal actions.
+
+    The observation is the encoder's output (a Dict for ``entity``, a Box for
+    ``flat`` / ``spatial``); the reward is +1 / -1 when the learner's gang
+    wins / loses, 0 otherwise (draws, truncation by the round limit).
+    ``illegal_action="raise"`` (default) raises ``IllegalActionError`` for a
+    masked action; ``"terminate"`` ends the episode with reward -1.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(self, scenario=None, board=None, gangs=None, num_gangs=None, round_limit=None,
+                 encoder="entity", render_mode=None, max_fighters=None, max_weapons=4, max_doors=None,
+                 max_caskets=None, illegal_action="raise", learner=0,
+                 opponents: Opponent | Sequence[Opponent] | None = None):
+        self.aec = raw_env(scenario=scenario, board=board, gangs=gangs, num_gangs=num_gangs,
+                           round_limit=round_limit, encoder=encoder, render_mode=None, max_fighters=max_fighters,
+                           max_weapons=max_weapons, max_doors=max_doors, max_caskets=max_caskets,
+                           illegal_action="raise")
+        self.game = self.aec.game
+        self.encoder = self.aec.encoder
+        self.n_gangs = self.game.dims.n_gangs
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if illegal_action not in ("raise", "terminate"):
+            raise ValueError(f"illegal_action must be 'raise' or 'terminate', got {illegal_action!r}")
+        if not (learner == "random" or (isinstance(learner, (int, np.integer)) and 0 <= learner < self.n_gangs)):
+            raise ValueError(f"learner must be 'random' or a gang index 0..{self.n_gangs - 1}, got {learner!r}")
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.learner_mode = learner
+        self.learner = 0 if learner == "random" else int(learner)
+        if opponents is None:
+            opponents = random_opponent
+        if callable(opponents):
+            self.opponents = [opponents] * self.n_gangs
+        else:
+            self.opponents = list(opponents)
+            if len(self.opponents) != self.n_gangs:
+                raise ValueError(f"opponents: give one callable or one per gang ({self.n_gangs}), "
+                                 f"got {len(self.opponents)}")
+        self.observation_space = self.encoder.space(self.game)
+        self.action_space = spaces.Discrete(self.game.n_actions)
+        self._illegal_end = False
+
+    # ------------------------------------------------------------------ API
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        if self.learner_mode == "random":
+            self.learner = int(self.np_random.integers(self.n_gangs))
+        self.game.reset(int(self.np_random.integers(0, 2**63 - 1)))
+        self._illegal_end = False
+        self._play_opponents()
+        return self._obs(), self._info()
+
+    def step(self, action):
+        if self.game.done or self._illegal_end:
+            raise RuntimeError("step() called on a finished episode; call reset()")
+        try:
+            index = int(np.asarray(action).reshape(()))
+        except (TypeError, ValueError):
+            raise IllegalActionError(action, "an action is one integer index of the action codec") from None
+        try:
+            self.game.step(index)
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            self._illegal_end = True
+            info = self._info()
+            info["illegal_action"] = True
+            return self._obs(), -1.0, True, False, info
+        self._play_opponents()
+        g = self.game
+        reward = 0.0
+        terminated = truncated = False
+        if g.done:
+            truncated = g.truncated
+            terminated = not truncated
+            if terminated and g.winner >= 0:
+                reward = 1.0 if g.winner == self.learner else -1.0
+        return self._obs(), reward, terminated, truncated, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions (bool), all False when the episode is over."""
+        if self.game.done or self._illegal_end or self.game.current_gang != self.learner:
+            return np.zeros(self.game.n_actions, np.bool_)
+        return self.game.mask[0].copy()
+
+    def render(self):
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        return render_text(self.game, [f"gang_{i}" for i in range(self.n_gangs)])
+
+    def close(self):
+        pass
+
+    # ------------------------------------------------------------------ helpers
+    def _play_opponents(self):
+        g = self.game
+        while not g.done and g.current_gang != self.learner:
+            gang = g.current_gang
+            opp = self.opponents[gang]
+            # the default random opponent ignores the observation: skip encoding it
+            obs = None if opp is random_opponent else self.encoder.encode(g, gang)
+            a = opp(obs, g.mask[0].copy(), self.np_random)
+            g.step(int(a))
+
+    def _obs(self):
+        return self.encoder.encode(self.game, self.learner)
+
+    def _info(self):
+        g = self.game
+        return {"round": g.round, "learner": self.learner, "decision": g.decision[0] if not g.done else "none",
+                "winner": g.winner if g.done else None}

@@ -1,0 +1,296 @@
+"""The PettingZoo AEC environment ``necromunda_v0`` (see docs/api.md).
+
+``raw_env`` is the bare ``AECEnv``; ``env()`` wraps it like PettingZoo's
+classic environments (``OrderEnforcingWrapper``). Illegal actions raise
+``IllegalActionError`` (the game is left unchanged) unless the env was made
+with ``illegal_action="terminate"``, which ends the game with -1 for the
+offender and 0 for the others, as PettingZoo's ``TerminateIllegalWrapper``.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..config import (
+    BoardSpec, GangSpec, config_root, load_armours, load_board, load_gang, load_scenario, load_weapons,
+)
+from ..config import schemas as _schemas
+from ..config.loader import _doors_at_start, _load
+from ..rulesets.necromunda.game import Game, IllegalActionError
+from ..rulesets.necromunda.state import DK_NAMES, G_DGANG, G_DK
+from .encoders import FlatEncoder, make_encoder
+from .render_text import render_text
+
+DEFAULT_SCENARIO = "scenarios/gang_fight.yaml"
+
+
+def _as_gang(g, weapons, armours) -> GangSpec:
+    return g if isinstance(g, GangSpec) else load_gang(g, weapons, armours)
+
+
+def build_game(scenario=None, board=None, gangs=None, num_gangs=None, round_limit=None, max_fighters=None,
+               max_weapons=4, max_doors=None, max_caskets=None) -> Game:
+    """A ``Game`` from a scenario file with optional overrides (the env constructor's arguments).
+
+    scenario: path (default configs/scenarios/gang_fight.yaml). board: a board
+    path or ``BoardSpec`` replacing the scenario's (the scenario's
+    ``doors_start`` still applies to a path). gangs: gang paths or
+    ``GangSpec``s replacing the scenario's. num_gangs: the number of gangs; when
+    it is larger than the scenario's list, the other gang files of
+    configs/gangs/ are added in name order (then the list is repeated).
+    """
+    _, sdata = _load(_schemas.ScenarioFile, scenario, DEFAULT_SCENARIO)
+    sc = load_scenario(scenario)
+    weapons, armours = load_weapons(), load_armours()
+    if board is None:
+        board_spec = sc.board
+    elif isinstance(board, BoardSpec):
+        board_spec = board
+    else:
+        board_spec = _doors_at_start(load_board(board), sdata.doors_start)
+    if gangs is not None:
+        gang_specs = [_as_gang(g, weapons, armours) for g in gangs]
+        if num_gangs is not None and num_gangs != len(gang_specs):
+            raise ValueError(f"num_gangs={num_gangs} but {len(gang_specs)} gangs were given")
+    else:
+        gang_specs = list(sc.gangs)
+        if num_gangs is not None:
+            if num_gangs < 2:
+                raise ValueError(f"num_gangs must be at least 2, got {num_gangs}")
+            if num_gangs > len(gang_specs):
+                used = {Path(g.source).resolve() for g in gang_specs}
+                extra = [p for p in sorted((config_root() / "gangs").glob("*.yaml")) if p.resolve() not in used]
+                pool = [load_gang(p, weapons, armours) for p in extra] or list(sc.gangs)
+                i = 0
+                while len(gang_specs) < num_gangs:
+                    gang_specs.append(pool[i % len(pool)])
+                    i += 1
+            gang_specs = gang_specs[:num_gangs]
+    zones = int(board_spec.deploy.max()) + 1
+    if len(gang_specs) > zones:
+        raise ValueError(f"board {board_spec.name!r} has deployment zones for {zones} gangs, "
+                         f"but {len(gang_specs)} gangs were asked for")
+    if len(gang_specs) < 2:
+        raise ValueError("a game needs at least 2 gangs")
+    rl = sc.round_limit if round_limit is None else int(round_limit)
+    return Game(board_spec, gang_specs, weapons=weapons, armours=armours, round_limit=rl,
+                max_fighters=max_fighters, max_weapons=max_weapons, max_doors=max_doors, max_caskets=max_caskets)
+
+
+class raw_env(AECEnv):
+    """Necromunda (core rules, Zone Mortalis boards) as a PettingZoo AEC environment.
+
+    Agents are ``gang_0 .. gang_{n-1}``; ``agent_selection`` is the gang that
+    must take the next decision. Actions are flat indices of the action codec
+    (``Discrete(n_actions)``, docs/api.md); observations are
+    ``{"observation": <encoder output>, "action_mask": int8[n_actions]}``.
+    """
+
+    metadata = {"name": "necromunda_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, scenario=None, board=None, gangs=None, num_gangs=None, round_limit=None,
+                 encoder="entity", render_mode=None, max_fighters=None, max_weapons=4, max_doors=None,
+                 max_caskets=None, illegal_action="raise", seed=None):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+        if illegal_action not in ("raise", "terminate"):
+            raise ValueError(f"illegal_action must be 'raise' or 'terminate', got {illegal_action!r}")
+        self.game = build_game(scenario, board, gangs, num_gangs, round_limit, max_fighters, max_weapons,
+                               max_doors, max_caskets)
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.encoder = make_encoder(encoder)
+        n = self.game.dims.n_gangs
+        self.possible_agents = [f"gang_{i}" for i in range(n)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = self.encoder.space(self.game)
+        self.n_actions = self.game.n_actions
+        self.observation_spaces = {
+            a: spaces.Dict({
+                "observation": obs_space if i == 0 else self.encoder.space(self.game),
+                "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8),
+            })
+            for i, a in enumerate(self.possible_agents)
+        }
+        self.action_spaces = {a: spaces.Discrete(self.n_actions) for a in self.possible_agents}
+        self._state_encoder = FlatEncoder()
+        self.state_space = self._state_encoder.space(self.game)
+        self._np_random = np.random.default_rng(seed)
+        self._ended = True  # until reset
+        self._illegal_end = False
+        self.game_seed = None
+        self.agents = []
+
+    # ------------------------------------------------------------------ spaces
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ core API
+    def reset(self, seed=None, options=None):
+        """Start a new game. With ``seed`` the game is deterministic (``Game.reset(seed)``) and the
+        internal generator is re-seeded; with ``seed=None`` a game seed is drawn from it."""
+        if seed is not None:
+            self._np_random = np.random.default_rng(seed)
+            game_seed = int(seed)
+        else:
+            game_seed = int(self._np_random.integers(0, 2**63 - 1))
+        self.game_seed = game_seed
+        self.game.reset(game_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0 for a in self.agents}
+        self._cumulative_rewards = {a: 0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self._ended = False
+        self._illegal_end = False
+        self._skip_agent_selection = None
+        self.agent_selection = self.possible_agents[self.game.current_gang]
+        self._check_game_end()
+        self._update_infos()
+
+    def observe(self, agent):
+        gang = self.agent_name_mapping[agent]
+        mask = np.zeros(self.n_actions, np.int8)
+        if not self._ended and agent == self.agent_selection:
+            mask[:] = self.game.mask[0]
+        return {"observation": self.encoder.encode(self.game, gang), "action_mask": mask}
+
+    def state(self):
+        """A global view: the ``flat`` encoding from gang 0's point of view (``state_space``)."""
+        return self._state_encoder.encode(self.game, 0)
+
+    def action_mask(self, agent=None):
+        """The legal-action mask (bool) of ``agent`` (default: agent_selection)."""
+        agent = agent or self.agent_selection
+        if self._ended or agent != self.agent_selection:
+            return np.zeros(self.n_actions, np.bool_)
+        return self.game.mask[0].copy()
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations.get(agent) or self.truncations.get(agent):
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalActionError(None, f"{agent} is still playing: None is only for terminated agents")
+        try:
+            index = int(np.asarray(action).reshape(()))
+        except (TypeError, ValueError):
+            raise IllegalActionError(action, "an action is one integer index of the action codec") from None
+        try:
+            self.game.step(index)  # raises before touching anything when illegal
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            self._terminate_illegal(agent)
+            return
+        self._cumulative_rewards[agent] = 0
+        self._clear_rewards()
+        self._check_game_end()
+        if not self._ended:
+            self.agent_selection = self.possible_agents[self.game.current_gang]
+        self._accumulate_rewards()
+        self._update_infos()
+        if self._ended:
+            self._deads_step_first()
+
+    # ------------------------------------------------------------------ helpers
+    def _check_game_end(self):
+        game = self.game
+        if not game.done:
+            return
+        self._ended = True
+        if game.truncated:
+            for a in self.agents:
+                self.truncations[a] = True
+            return
+        w = game.winner
+        for a in self.agents:
+            self.terminations[a] = True
+            if w >= 0:
+                self.rewards[a] = 1 if self.agent_name_mapping[a] == w else -1
+
+    def _terminate_illegal(self, offender):
+        gymnasium.logger.warn(f"{offender} took an illegal action; the game ends (illegal_action='terminate')")
+        self._cumulative_rewards[offender] = 0
+        self._clear_rewards()
+        self._ended = True
+        self._illegal_end = True
+        for a in self.agents:
+            self.terminations[a] = True
+            self.rewards[a] = -1 if a == offender else 0
+        self._accumulate_rewards()
+        self._update_infos()
+        self.infos[offender]["illegal_action"] = True
+        self._deads_step_first()
+
+    def _update_infos(self):
+        g = self.game
+        rnd = g.round
+        dk = DK_NAMES.get(int(g.state.g[0, G_DK]), "none") if not self._ended else "none"
+        dg = int(g.state.g[0, G_DGANG])
+        self.infos = {}
+        for a in self.agents:
+            info = {"round": rnd, "decision": dk if (not self._ended and self.agent_name_mapping[a] == dg) else "none"}
+            if self._ended:
+                info["winner"] = (self.possible_agents[g.winner] if (g.done and g.winner >= 0) else None)
+            self.infos[a] = info
+
+    # ------------------------------------------------------------------ rendering
+    def render(self):
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        return render_text(self.game, self.possible_agents)
+
+    def close(self):
+        pass
+
+
+def env(**kwargs):
+    """``raw_env(**kwargs)`` wrapped in PettingZoo's ``OrderEnforcingWrapper`` (as the classic envs)."""
+    e = raw_env(**kwargs)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+# ---------------------------------------------------------------------------- documentation
+_PARAM_TEXT = {
+    "P_NONE": ("-", "1"),
+    "P_FIGHTER": ("own fighter slot", "MF"),
+    "P_CELL": ("cell y·W + x", "H·W"),
+    "P_TARGET": ("relative fighter r", "G·MF"),
+    "P_WEAPON_TARGET": ("(item·2 + profile)·G·MF + r", "MW·2·G·MF"),
+    "P_ITEM": ("weapon item slot", "MW"),
+    "P_DOOR": ("door index", "max_doors"),
+    "P_CASKET": ("casket index", "max_caskets"),
+    "P_FACING": ("facing 0-7 (N..NW)", "8"),
+}
+
+
+def action_table_markdown(game) -> str:
+    """The action codec's index ranges for one game, as a markdown table (docs/api.md)."""
+    from ..rulesets.necromunda import codec as C
+
+    names = {getattr(C, k): k for k in _PARAM_TEXT}
+    d, lay = game.dims, game.layout
+    lines = [
+        f"G={d.n_gangs}, MF={d.max_fighters}, MW={d.max_weapons}, H×W={d.height}×{d.width}, "
+        f"max_doors={d.max_doors}, max_caskets={d.max_caskets}: **n_actions = {game.n_actions}**",
+        "",
+        "| k | kind | parameter (offset inside the range) | size | first | last |",
+        "|---|---|---|---|---|---|",
+    ]
+    for k, (name, pk) in enumerate(C.KINDS):
+        text, form = _PARAM_TEXT[names[pk]]
+        lines.append(f"| {k} | `{name}` | {text} | {form} = {lay[k + 1] - lay[k]} | {lay[k]} | {lay[k + 1] - 1} |")
+    return "\n".join(lines)
