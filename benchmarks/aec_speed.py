@@ -94,7 +94,7 @@ def main(argv=None):
         print(json.dumps({"necromunda_v0": necro, "connect_four_v3": c4}))
         return
     print(f"necromunda_v0 (encoder={necro['encoder']}, board {necro['board']}, {necro['n_actions']} actions)")
-    print(f"  compile / warm-up (first env + reset): {necro['warmup_seconds']:.2f} s")
+    print(f"  compile / warm-up (first env, reset and step): {necro['warmup_seconds']:.2f} s")
     print(f"  {necro['steps']} AEC steps in {necro['seconds']:.2f} s: {necro['steps_per_second']:.0f} steps/s "
           f"({necro['decisions']} decisions, {necro['games_finished']} games finished)")
     print("connect_four_v3 (PettingZoo classic, for comparison)")

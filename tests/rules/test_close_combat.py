@@ -330,3 +330,14 @@ def test_no_followup_while_an_engaged_enemy_is_still_standing():
     assert game.fighter("dfn")["posture"] == "seriously_injured"
     assert [e.actor for e in game.events("reaction")] == [game.fid("dfn2")]
     assert game.decision == ("choose_action", 0)
+
+
+def test_pinned_fighter_stood_up_by_a_charge_reacts_as_having_turned():
+    """§8.1 step 1 [N23] / §14 item 6: a Prone and Pinned fighter stood up by a charge counts as
+    having turned to face for its reaction attacks (-1)."""
+    game = make(u(0, "att", (1, 2), ["fighting_knife"], facing="E"),
+                u(1, "dfn", (4, 2), ["fighting_knife"], posture="pinned", armour="none"))
+    game.activate("att")
+    play(game, [1, 1, 1, 1], "charge", target="dfn")  # D3, two attack dice, dfn's reaction
+    assert game.fighter("dfn")["posture"] == "standing"
+    assert by(game, "hit", "dfn")[0].fields["need"] == 5

@@ -219,8 +219,9 @@ def test_path_may_not_pass_within_1_inch_of_an_enemy():
 
 
 # ------------------------------------------------------------------ facing after a move (1.3)
-def test_fighter_faces_along_its_last_step_and_may_turn_after_moving():
-    """§1.3: after any move a fighter may choose a new facing."""
+def test_fighter_faces_the_way_it_moved_and_may_turn_after_moving():
+    """§1.3: after any move a fighter may choose a new facing (until then it faces from its
+    start cell towards its end cell)."""
     game = two_gangs(OPEN, (0, 0), (6, 5))
     game.activate("mover")
     game.act("turn", facing="S")

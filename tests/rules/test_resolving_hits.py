@@ -65,8 +65,9 @@ def duel(att_weapons=("lasgun",), att=None, dfn=None, **kw):
 
 def shot_at_prone(posture, **dfn):
     """A lasgun shooter at (1, 2) and a Prone target at (4, 2); the shooter is activated."""
+    dfn.setdefault("facing", "W")
     game = make(u(0, "att", (1, 2), ["lasgun"], facing="E"),
-                u(1, "dfn", (4, 2), ["fighting_knife"], facing="W", posture=posture, **dfn))
+                u(1, "dfn", (4, 2), ["fighting_knife"], posture=posture, **dfn))
     game.activate("att")
     return game
 
@@ -148,6 +149,18 @@ def test_front_arc_armour_bonus_not_while_prone():
     play(game, [4, 1, 6, 4], "shoot", weapon=0, target="dfn")  # hit, Firepower die, wound, save 4
     sv = game.events("save")[0].fields
     assert (sv["need"], sv["saved"]) == (4, 1)
+
+
+@pytest.mark.parametrize("dfn_facing, need", [("W", 3), ("E", 4)])
+def test_front_arc_armour_counts_against_the_shot_that_pins(dfn_facing, need):
+    """§9.2 with §7.4: a Standing target hit by a shot is pinned before the save, but its
+    heavy carapace still gets the 3+ front-arc save against that shot (the attack was made
+    while it stood; docs/rules.md 9.2); from behind it is 4+."""
+    game = shot_at_prone("standing", armour="heavy_carapace", facing=dfn_facing)
+    play(game, [4, 1, 6, need], "shoot", weapon=0, target="dfn")  # hit, Firepower die, wound, save
+    assert game.fighter("dfn")["posture"] == "pinned"
+    sv = game.events("save")[0].fields
+    assert (sv["need"], sv["saved"]) == (need, 1)
 
 
 # ---------------------------------------------------------------- 9.2 refractor field

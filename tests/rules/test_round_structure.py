@@ -11,19 +11,22 @@ B = board('''
     ..........
     ..........
     ..........
+    ..........
+    ..........
+    ..........
 ''')
 
 
 def make(sizes, *, round_limit=12, extra_kw=None):
     """One gang per entry of ``sizes`` (number of gangers); fighter "g<gang>f<slot>" stands at
-    (2 * slot, gang), far from the others' reach so nothing is engaged."""
+    (2 * slot, 2 * gang), so that nobody is engaged."""
     houses = ["orlock", "goliath", "escher", "van_saar"]
     gangs, places = [], []
     for g, n in enumerate(sizes):
         fs = [fighter(houses[g], "ganger", [], name=f"g{g}f{i}") for i in range(n)]
         gangs.append(gang(f"gang{g}", *fs))
         for i in range(n):
-            places.append(dict(fighter=f"g{g}f{i}", cell=(2 * i, g), **(extra_kw or {}).get(f"g{g}f{i}", {})))
+            places.append(dict(fighter=f"g{g}f{i}", cell=(2 * i, 2 * g), **(extra_kw or {}).get(f"g{g}f{i}", {})))
     return scenario(B, gangs, places, round_limit=round_limit)
 
 
@@ -200,3 +203,28 @@ def test_round_limit_truncates_the_battle(limit):
         assert not game.done and game.round == 2
         play_round(game, ["g0f0", "g1f0"])
         assert game.done and game.truncated
+
+
+def test_fighter_taken_out_loses_its_ready_marker():
+    """§2.3 [HL]: a model removed from the battlefield loses its Ready marker: a Ready Seriously
+    Injured fighter taken out by a Coup de Grace can no longer be activated."""
+    b = board('''
+        ..........
+        ..........
+        ..........
+    ''')
+    me = fighter("orlock", "ganger", [], name="me")
+    si = fighter("goliath", "ganger", [], name="si")
+    other = fighter("goliath", "ganger", [], name="other")
+    game = scenario(b, [gang("a", me), gang("b", si, other)], [
+        dict(fighter="me", cell=(2, 1)),
+        dict(fighter="si", cell=(3, 1), posture="seriously_injured"),
+        dict(fighter="other", cell=(9, 2)),
+    ])
+    game.activate("me")
+    assert game.fighter("si")["ready"]
+    game.act("coup_de_grace", target="si")
+    assert game.fighter("si")["state"] == "out_of_action" and not game.fighter("si")["ready"]
+    game.act("end")
+    assert game.decision == ("select_fighter", 1)
+    assert [game.describe(i).fighter for i in game.legal_actions()] == [1]

@@ -105,14 +105,18 @@ def roll_injuries(s, b, f, n, melta):
 
 
 @njit(cache=True)
-def save_target(s, st, b, tgt, ox, oy, ap, no_armour):
-    """Best available armour save target after AP (7+ = no save possible)."""
+def save_target(s, st, b, tgt, ox, oy, ap, no_armour, front_arc):
+    """Best available armour save target after AP (7+ = no save possible).
+
+    ``front_arc``: the target was Standing (had a vision arc) when the attack was
+    made, so front-arc armour counts even if the hit has just pinned it
+    (docs/rules.md, 9.2)."""
     if no_armour:
         return 7
     arm = s.fi[b, tgt, FI_ARMOUR]
     sv = st.armour[arm, AF_SAVE]
     front = st.armour[arm, AF_FRONT_SAVE]
-    if front > 0 and s.fi[b, tgt, FI_POSTURE] == PO_STANDING:
+    if front > 0 and front_arc:
         if in_arc(s, st, b, tgt, ox, oy, s.fi[b, tgt, FI_FACING]):
             sv = min(sv, front)
     if s.fi[b, tgt, FI_BODYGLOVE]:
@@ -137,19 +141,19 @@ def field_armour(s, b, tgt):
 
 
 @njit(cache=True)
-def resolve_hit(s, st, b, att, tgt, S, ap, dmg, traits, nat_hit, short_band, ox, oy):
+def resolve_hit(s, st, b, att, tgt, S, ap, dmg, traits, nat_hit, short_band, ox, oy, front_arc):
     """One hit on ``tgt``: wound roll(s), save, damage and Injury dice (rules 9).
 
     ``nat_hit`` is the natural hit roll (0 when there was none), ``short_band``
     whether the attack was at Short range (Melta), (ox, oy) the attack's origin
-    for front-arc armour.
+    for front-arc armour, ``front_arc`` whether the target had a front arc then.
     """
     if s.fi[b, tgt, FI_STATE] != 1:
         return
     power6 = (traits & T_POWER) != 0 and nat_hit == 6
     # one save per hit (9.2): a working field (5+, not modified by AP) is used instead of the
     # armour save when the armour save after AP is worse than 5+ (docs/rules.md, saves)
-    used_field = s.fi[b, tgt, FI_FIELD] == 1 and save_target(s, st, b, tgt, ox, oy, ap, power6) > 5
+    used_field = s.fi[b, tgt, FI_FIELD] == 1 and save_target(s, st, b, tgt, ox, oy, ap, power6, front_arc) > 5
     if used_field and field_armour(s, b, tgt):
         return
     n_wound_rolls = 1
@@ -180,7 +184,7 @@ def resolve_hit(s, st, b, att, tgt, S, ap, dmg, traits, nat_hit, short_band, ox,
             if (traits & T_RENDING) and r == 6:
                 extra += 1
         # save
-        sneed = 7 if used_field else save_target(s, st, b, tgt, ox, oy, ap, power6)
+        sneed = 7 if used_field else save_target(s, st, b, tgt, ox, oy, ap, power6, front_arc)
         if sneed <= 6:
             r = d6(s, b)
             saved = r != 1 and r >= sneed

@@ -181,7 +181,8 @@ class Game:
             cy, cx = h / 2.0, w / 2.0
             for i, (spec, zi) in enumerate(zip(gang.fighters, pick)):
                 y, x = (int(v) for v in zone[zi])
-                self._put_fighter(g, i, spec, x, y, int(facing_towards(int(round(cx - x - 0.5)), int(round(cy - y - 0.5)))))
+                facing = int(facing_towards(int(round(cx - x - 0.5)), int(round(cy - y - 0.5))))
+                self._put_fighter(g, i, spec, x, y, facing)
         begin(self.state, self.static, 0, self.layout, self.mask)
         return self
 

@@ -17,7 +17,7 @@ from ...core.terrain import TER_OBSTACLE
 from .events import E_MOVE, E_STANDUP_ENGAGED, emit
 from .query import cell_solid, gang_of, standing
 from .state import (
-    CK_STATE, CK_X, CK_Y, FI_FACING, FI_POSTURE, FI_STATE, FI_TURN, FI_X, FI_Y, FS_ON, PO_PINNED, PO_SI,
+    CK_STATE, CK_X, CK_Y, FI_FACING, FI_POSTURE, FI_STATE, FI_STOOD, FI_TURN, FI_X, FI_Y, FS_ON, PO_PINNED, PO_SI,
     PO_STANDING,
 )
 
@@ -181,6 +181,7 @@ def normalize_engagement(s, b):
                 if e != f and standing(s, b, e) and gang_of(s, b, e) != gang_of(s, b, f):
                     if max(abs(s.fi[b, f, FI_X] - s.fi[b, e, FI_X]), abs(s.fi[b, f, FI_Y] - s.fi[b, e, FI_Y])) == 1:
                         s.fi[b, f, FI_POSTURE] = PO_STANDING
+                        s.fi[b, f, FI_STOOD] = 1
                         s.fi[b, f, FI_FACING] = facing_towards(s.fi[b, e, FI_X] - s.fi[b, f, FI_X],
                                                                 s.fi[b, e, FI_Y] - s.fi[b, f, FI_Y])
                         emit(s, b, E_STANDUP_ENGAGED, f, e, 0, 0, 0, 0, 0)

@@ -11,6 +11,7 @@ from .nerve import cool_bonus
 from .query import gang_of, initiative, is_engaged, within_f
 from .state import (
     END_BOTTLE, END_DONE, END_FLEE, END_RALLY, END_RECOVERY, FI_BROKEN, FI_CH, FI_DISARMED, FI_HIER, FI_POSTURE,
+    FI_STOOD,
     FI_READY, FI_STATE, FS_FLED, FS_OOA, FS_ON, G_LASTPRIO, G_MF, G_NGANGS, G_PRIORITY, G_ROUND, GG_BOTTLE_ASKED,
     GG_BOTTLED, GG_CREW, GG_FLEE_ASKED, GG_ORDER, GG_OUT, GG_RETREATED, GG_ROLL, GG_VOLBOTTLE, PO_PINNED, PO_SI,
     PO_STANDING,
@@ -81,6 +82,7 @@ def priority_phase(s, b):
     s.g[b, G_LASTPRIO] = s.g[b, G_PRIORITY]
     for f in range(s.fi.shape[1]):
         s.fi[b, f, FI_DISARMED] = 0
+        s.fi[b, f, FI_STOOD] = 0
         s.fi[b, f, FI_READY] = 1 if s.fi[b, f, FI_STATE] == FS_ON else 0
 
 

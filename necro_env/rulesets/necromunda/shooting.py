@@ -232,6 +232,7 @@ def ranged_hits(s, st, b, f, t, wid, p, n_hits, nat, bnd):
     """Resolve n_hits of profile (wid, p) from f on t, pinning first."""
     if n_hits <= 0:
         return
+    was_standing = s.fi[b, t, FI_POSTURE] == PO_STANDING
     pin(s, b, t)
     S = strength(s, st, b, f, wid, p)
     ap = st.wprof[wid, p, PF_AP]
@@ -241,8 +242,9 @@ def ranged_hits(s, st, b, f, t, wid, p, n_hits, nat, bnd):
     if tr & T_KNOCKBACK:
         extra = knockback(s, st, b, f, t, nat)
     for i in range(n_hits):
-        resolve_hit(s, st, b, f, t, S, ap, dmg + (extra if i == 0 else 0), tr, nat,
-                    bnd == BAND_SHORT or st.wprof[wid, p, PF_SHORT] < 0, s.fi[b, f, FI_X], s.fi[b, f, FI_Y])
+        short = bnd == BAND_SHORT or st.wprof[wid, p, PF_SHORT] < 0
+        resolve_hit(s, st, b, f, t, S, ap, dmg + (extra if i == 0 else 0), tr, nat, short,
+                    s.fi[b, f, FI_X], s.fi[b, f, FI_Y], was_standing)
 
 
 @njit(cache=True)

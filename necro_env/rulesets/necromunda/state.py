@@ -93,6 +93,7 @@ FI_DISARMED = 19  # 1: only unarmed reaction attacks this round
 FI_TYPE = 20  # index into the fighter-type names (rendering)
 FI_FREE = 21  # bit mask of Free actions taken this activation
 FI_CARRY = 22  # casket carried, -1
+FI_STOOD = 23  # 1: stood up by an engaging enemy; its next reaction attacks count as having turned to face
 FI_CH = 24  # characteristics start here: FI_CH + CH_*
 NFI = FI_CH + 12
 
