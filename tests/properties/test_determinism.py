@@ -4,14 +4,19 @@ Game objects, on reused ones and after ``clone()``; different seeds give differe
 games; a game replayed from its action list reproduces the final state exactly.
 """
 import dataclasses
+import os
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from necro_env.config import load_board, load_gang, load_scenario
 from necro_env.rulesets.necromunda.game import Game
 from necro_env.rulesets.necromunda.state import G_EVN, clone_state, state_equal
+
+pytestmark = pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1",
+                                reason="random games on 24x24 boards need the numba JIT")
 
 MAX_DECISIONS = 400
 

@@ -22,7 +22,7 @@ TYPE_BASIC = 2
 TYPE_DOUBLE = 3
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def action_type(kind):
     if kind == A_MOVE or kind == A_RELOAD or kind == A_COUP or kind == A_OPEN_DOOR or kind == A_CARRY_CASKET:
         return TYPE_SIMPLE
@@ -35,7 +35,7 @@ def action_type(kind):
     return TYPE_FREE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def basic_bit(kind):
     """Bit of FI_BASIC recording that this Basic action was taken (Shoot and twin Shoot share one).
     FI_BASIC is int16: Retreat and Stand Up reuse the unused slots of twin Shoot and Reload
@@ -49,7 +49,7 @@ def basic_bit(kind):
     return 1 << (kind - A_TAKE_COVER)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_afford(s, b, f, kind, unwieldy):
     acts = s.fi[b, f, FI_ACTS]
     t = action_type(kind)
@@ -66,7 +66,7 @@ def can_afford(s, b, f, kind, unwieldy):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def spend(s, b, f, kind, unwieldy):
     t = action_type(kind)
     if t == TYPE_BASIC and unwieldy:

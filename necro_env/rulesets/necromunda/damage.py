@@ -40,7 +40,7 @@ def wound_target(S, T):
     return 5
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_out(s, b, f, reason):
     if s.fi[b, f, FI_STATE] != 1:
         return

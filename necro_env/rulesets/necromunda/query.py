@@ -11,7 +11,7 @@ from .state import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def gang_of(s, b, f):
     return f // s.g[b, G_MF]
 
@@ -26,22 +26,22 @@ def on_board(s, b, f):
     return s.fi[b, f, FI_STATE] == FS_ON
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def standing(s, b, f):
     return s.fi[b, f, FI_STATE] == FS_ON and s.fi[b, f, FI_POSTURE] == PO_STANDING
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_enemy(s, b, f, e):
     return gang_of(s, b, f) != gang_of(s, b, e)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cheb(s, b, f, e):
     return max(abs(s.fi[b, f, FI_X] - s.fi[b, e, FI_X]), abs(s.fi[b, f, FI_Y] - s.fi[b, e, FI_Y]))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def dist2(s, b, f, e):
     dx = s.fi[b, f, FI_X] - s.fi[b, e, FI_X]
     dy = s.fi[b, f, FI_Y] - s.fi[b, e, FI_Y]
@@ -103,7 +103,7 @@ def movement(s, b, f):
     return s.fi[b, f, FI_CH + CH_M]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cell_solid(s, st, b, x, y):
     """Wall or closed door: blocks movement, sight and measurement."""
     t = st.terrain[y, x]

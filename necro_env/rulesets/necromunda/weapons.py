@@ -49,7 +49,7 @@ def can_shoot_with(s, st, b, f, item, p):
     return s.wp[b, f, item, WP_OOA] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def strength(s, st, b, f, wid, p):
     v = st.wprof[wid, p, PF_S]
     if st.wprof[wid, p, PF_S_USER]:
@@ -72,7 +72,7 @@ def is_melee(st, wid, p):
     return has_trait(st, wid, p, T_MELEE)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fail_ammo(s, st, b, f, item, p, failures):
     """Apply failed Ammo tests: Out of Ammo; two or more failures jam the weapon;
     a Scarce or Limited profile is used up (rules 7.6, 7.7)."""
