@@ -11,7 +11,6 @@ gangs of ``configs/gangs``, 2 to 4 gangs per game; the numba JIT is needed
 from __future__ import annotations
 
 import dataclasses
-import os
 
 import numpy as np
 import pytest
@@ -33,13 +32,10 @@ BOARDS = ("zm_corridors", "zm_hall", "zm_cross")
 GANGS = ("orlock", "goliath", "escher", "van_saar")
 DEFAULT = "default"  # the default scenario (configs/scenarios/gang_fight.yaml)
 
-# Hypothesis profiles: "ci" (default) keeps the suite at a couple of minutes on 2 cores;
-# "soak" (HYPOTHESIS_PROFILE=soak) plays many more and longer games.
-settings.register_profile("ci", deadline=None, derandomize=False,
+# Shared Hypothesis settings of these tests (a parent profile, not loaded globally): no deadline,
+# since a decision's duration varies a lot, and no too-slow / data-too-large health checks.
+settings.register_profile("necro-properties", deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-settings.register_profile("soak", deadline=None, max_examples=400,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 _GAMES: dict = {}
 

@@ -17,6 +17,7 @@ from necro_env.rulesets.necromunda.state import G_EVN, clone_state, state_equal
 
 pytestmark = pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1",
                                 reason="random games on 24x24 boards need the numba JIT")
+PROFILE = settings.get_profile("necro-properties")
 
 MAX_DECISIONS = 400
 
@@ -59,7 +60,7 @@ def assert_same(t1, t2, what):
         assert np.array_equal(m1, m2), f"{what}: mask after decision {k} differs"
 
 
-@settings(max_examples=8)
+@settings(PROFILE, max_examples=8)
 @given(data=st.data())
 def test_same_seed_same_game_on_fresh_objects(data, game_strategy):
     board, gangs, seed = data.draw(game_strategy, label="game")
@@ -68,7 +69,7 @@ def test_same_seed_same_game_on_fresh_objects(data, game_strategy):
     assert_same(t1, t2, f"{board} {gangs} seed {seed}")
 
 
-@settings(max_examples=8)
+@settings(PROFILE, max_examples=8)
 @given(data=st.data())
 def test_reset_of_a_used_game_equals_a_fresh_game(data, game_strategy, game_factory):
     """reset(seed) leaves nothing behind from an earlier game."""
@@ -80,7 +81,7 @@ def test_reset_of_a_used_game_equals_a_fresh_game(data, game_strategy, game_fact
                 f"{board} {gangs} seed {seed} (used game first played seed {other})")
 
 
-@settings(max_examples=10)
+@settings(PROFILE, max_examples=10)
 @given(data=st.data())
 def test_clone_continues_identically_and_independently(data, game_strategy, game_factory):
     board, gangs, seed = data.draw(game_strategy, label="game")
@@ -101,7 +102,7 @@ def test_clone_continues_identically_and_independently(data, game_strategy, game
     assert_same(t_orig, t_clone, f"{board} {gangs} seed {seed} clone after {k}")
 
 
-@settings(max_examples=8)
+@settings(PROFILE, max_examples=8)
 @given(data=st.data())
 def test_replay_from_the_action_list(data, game_strategy, game_factory):
     """A whole game replayed from its seed and action list ends in the same state."""

@@ -21,8 +21,9 @@ from necro_env.rulesets.necromunda.state import G_NDEC, G_ROUND, G_WINNER
 
 pytestmark = pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1",
                                 reason="random games on 24x24 boards need the numba JIT")
+PROFILE = settings.get_profile("necro-properties")
 
-MAX_DECISIONS = 300
+MAX_DECISIONS = 400
 
 
 def _play_checked(game, check, choose, n, context):
@@ -43,7 +44,7 @@ def _play_checked(game, check, choose, n, context):
     return game
 
 
-@settings(max_examples=25)
+@settings(PROFILE, max_examples=40)
 @given(data=st.data())
 def test_invariants_hold_after_every_decision(data, game_strategy, game_factory, check_invariants, pick):
     """Hypothesis chooses seed, board, gangs, the player (uniform or aggressive) and every action index."""
@@ -73,7 +74,7 @@ def _full_game(game, seed, check, pick, aggressive=False):
     return deciders, k
 
 
-@settings(max_examples=6)
+@settings(PROFILE, max_examples=6)
 @given(data=st.data())
 def test_random_games_end_within_the_cap(data, game_strategy, game_factory, check_invariants, pick):
     """§2.6: every game ends, by elimination or the round limit, within round_limit x 400 decisions."""

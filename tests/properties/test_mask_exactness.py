@@ -17,6 +17,7 @@ from necro_env.rulesets.necromunda.state import clone_state, state_equal
 
 pytestmark = pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1",
                                 reason="random games on 24x24 boards need the numba JIT")
+PROFILE = settings.get_profile("necro-properties")
 
 N_MASKED = 50
 
@@ -48,7 +49,7 @@ def _random_state(data, game_strategy, game_factory, pick, max_steps=250):
     return game, f"{board} {gangs} seed {seed} after {n} decisions (aggressive {aggressive})"
 
 
-@settings(max_examples=20)
+@settings(PROFILE, max_examples=20)
 @given(data=st.data())
 def test_every_legal_action_applies(data, game_strategy, game_factory, check_invariants, pick):
     """Every unmasked index steps a clone without an exception; the results of the first index
@@ -58,7 +59,10 @@ def test_every_legal_action_applies(data, game_strategy, game_factory, check_inv
     legal = game.legal_actions()
     kinds = np.searchsorted(game.layout, legal, side="right")
     checked = set(np.flatnonzero(np.r_[True, kinds[1:] != kinds[:-1]]))
-    checked |= set(data.draw(st.lists(st.integers(0, len(legal) - 1), max_size=40), label="checked"))
+    if len(legal):
+        checked |= set(data.draw(st.lists(st.integers(0, len(legal) - 1), max_size=40), label="checked"))
+    else:
+        assert game.done, f"{ctx}: no legal action but the game is not over"
     for i, a in enumerate(legal):
         c = game.clone()
         c.step(int(a))
@@ -67,7 +71,7 @@ def test_every_legal_action_applies(data, game_strategy, game_factory, check_inv
     assert state_equal(before, game.state), "stepping clones changed the original game"
 
 
-@settings(max_examples=25)
+@settings(PROFILE, max_examples=25)
 @given(data=st.data())
 def test_masked_actions_raise_and_change_nothing(data, game_strategy, game_factory, pick):
     """50 random masked indices per state raise IllegalActionError; the game is unchanged."""
@@ -79,7 +83,7 @@ def test_masked_actions_raise_and_change_nothing(data, game_strategy, game_facto
         _assert_rejected(game, int(masked[p]), ctx)
 
 
-@settings(max_examples=4)
+@settings(PROFILE, max_examples=4)
 @given(data=st.data())
 def test_all_indices_of_a_state(data, game_strategy, game_factory, pick):
     """The whole action space of a few states: exactly the unmasked indices are accepted."""
@@ -92,7 +96,7 @@ def test_all_indices_of_a_state(data, game_strategy, game_factory, pick):
             _assert_rejected(game, a, ctx)
 
 
-@settings(max_examples=10)
+@settings(PROFILE, max_examples=10)
 @given(data=st.data())
 def test_out_of_range_indices_raise(data, game_strategy, game_factory, pick):
     game, ctx = _random_state(data, game_strategy, game_factory, pick, max_steps=50)
@@ -100,7 +104,7 @@ def test_out_of_range_indices_raise(data, game_strategy, game_factory, pick):
         _assert_rejected(game, a, ctx)
 
 
-@settings(max_examples=5)
+@settings(PROFILE, max_examples=5)
 @given(data=st.data())
 def test_actions_after_the_game_is_over_raise(data, game_strategy, game_factory, pick):
     """Once the game is over (§2.6) there is no legal action: every index raises."""
@@ -131,7 +135,7 @@ def _rare(game, want):
     return f["posture"] == "standing" and bool(is_engaged(game.state, 0, game.active_fighter))
 
 
-@settings(max_examples=10)
+@settings(PROFILE, max_examples=10)
 @given(data=st.data())
 def test_rare_decisions_are_exact(data, game_strategy, game_factory, pick):
     """The whole action space at a rarer decision (fight follow-up, bottle check, voluntary retreat,

@@ -284,7 +284,7 @@ def test_rapid_fire_two_failed_ammo_tests_jam_the_weapon():
 
 def test_rapid_fire_extra_hits_all_go_to_the_original_target():
     """§7.7 splitting extra hits onto models within 3" is optional; the engine puts every hit
-    on the original target (docs/rules_parts/shooting.md)."""
+    on the original target (docs/rules.md)."""
     game = setup(["autogun"], enemies=[("neighbour", (6, 1))])
     game.activate("shooter")
     game.script_dice([5, 5, 1, 1, 1])

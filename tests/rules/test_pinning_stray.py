@@ -1,6 +1,6 @@
 """Pinning (rules digest 7.4) and stray shots (7.5).
 
-Stray-shot corridor (docs/rules_parts/shooting.md): a model is at risk when it is
+Stray-shot corridor (docs/rules.md): a model is at risk when it is
 engaged with the target, or when its cell centre lies within 1.5 (1" plus half a
 base) of the segment between the shooter's and the target's cell centres and ahead
 of the shooter (models level with or behind the shooter are not in the line of fire).
@@ -141,7 +141,7 @@ def test_stray_shot_corridor(cell, at_risk):
 
 def test_model_behind_the_shooter_is_not_at_risk():
     """§7.5 bullets do not fly backwards: a model in base contact behind the shooter is not
-    in the line of fire (docs/rules_parts/shooting.md)."""
+    in the line of fire (docs/rules.md)."""
     game = setup(shooter_cell=(2, 1), friends=[("behind", (1, 1), "E")])
     game.script_dice([2, 1])
     game.act("shoot", weapon=0, target="target")

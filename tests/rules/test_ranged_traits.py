@@ -121,7 +121,7 @@ def test_diagonal_knockback_cannot_squeeze_between_walls():
 
 def test_knockback_into_contact_with_an_enemy_stands_the_target_up_engaged():
     """§4.1 a Prone and Pinned fighter pushed into base contact with a Standing enemy is
-    engaged by it: it stands up for free, Standing and Engaged (docs/rules_parts/shooting.md)."""
+    engaged by it: it stands up for free, Standing and Engaged (docs/rules.md)."""
     game = setup(["shotgun"], (4, 1), friends=[("brawler", (6, 1))])
     game.script_dice([4, 1, 1])
     game.act("shoot", weapon=0, profile=0, target="target")

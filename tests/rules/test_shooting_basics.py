@@ -2,7 +2,7 @@
 hiding), turning to face, range bands and Accuracy, out-of-range shots, the
 hit-roll modifiers, natural 1s and improbable shots.
 
-Dice order of a shot (docs/rules_parts/shooting.md): [Cool test 2D6] -> hit roll
+Dice order of a shot (docs/rules.md): [Cool test 2D6] -> hit roll
 (an improbable shot: a 6, then a roll against the unmodified BS) -> Firepower
 die (Ammo test right after an Ammo symbol) -> per hit: wound roll, [save],
 [Injury dice].

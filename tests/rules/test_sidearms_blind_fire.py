@@ -77,7 +77,7 @@ def test_twin_shot_needs_two_usable_sidearms(weapons, ooa, legal):
 
 def test_twin_shot_uses_the_first_usable_profile_of_each_sidearm():
     """§7.8 a two-profile Sidearm fires its first usable profile in a twin shot
-    (plasma pistol: low power; docs/rules_parts/shooting.md)."""
+    (plasma pistol: low power; docs/rules.md)."""
     game = setup(["plasma_pistol", "laspistol"])
     game.script_dice([1, 1, 1, 1])
     game.act("shoot_twin", target="target")

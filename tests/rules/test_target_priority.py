@@ -102,7 +102,7 @@ def test_closer_pinned_target_is_not_ignorable():
 
 def test_failed_cool_test_skips_a_closer_seriously_injured_target():
     """§7.2 after a failed Cool test the shot goes to the closest target that could be shot
-    without a test: a Seriously Injured model still may be ignored (docs/rules_parts/shooting.md)."""
+    without a test: a Seriously Injured model still may be ignored (docs/rules.md)."""
     game = setup([("down", (2, 2), "seriously_injured"), ("near", (3, 0), "standing"),
                   ("far", (8, 4), "standing")])
     game.script_dice([1, 2] + HIT_NO_WOUND)

@@ -154,7 +154,7 @@ def resolve_priority(s, st, b, f, t, wid, p, omni):
 def fallback_target(s, st, b, f, wid, p, omni, t):
     """After a failed target-priority Cool test the shot goes to a target the shooter may
     pick without a test (rules 7.2). Among those: not Prone and Seriously Injured first,
-    then the best hit modifier, then the closest (docs/rules_parts/shooting.md)."""
+    then the best hit modifier, then the closest (docs/rules.md)."""
     best = -1
     bkey = 0
     for o in range(s.fi.shape[1]):
