@@ -1,5 +1,5 @@
 """Weapon traits that act in close combat (rules digest section 12): Parry, Power, Rending,
-Shock, Disarm, Backstab, Paired, Knockback (melee) and Versatile.
+Shock, Disarm, Backstab, Paired and Knockback (melee); Versatile is in test_versatile.py.
 
 Fighters are Orlock gangers (WS 4+, S3, T3, W1, A1) unless stated; all dice are scripted.
 """
@@ -254,8 +254,8 @@ def test_paired_doubles_attacks_when_charging():
 
 
 def test_no_weapon_in_the_data_is_paired_or_versatile():
-    """§12 Paired / Versatile: Versatile (reach) is not implemented (docs); no weapon in the data set
-    uses it, and Paired only matters for custom data."""
+    """§12 Paired / Versatile: no weapon in the data set uses either trait, so both only matter for
+    custom data (Versatile is tested in test_versatile.py)."""
     valid = WEAPONS.profiles[:, :, PF_VALID] == 1
     traits = WEAPONS.profiles[:, :, PF_TRAITS][valid]
     assert not np.any(traits & T_VERSATILE)

@@ -4,8 +4,8 @@ import numpy as np
 from numba import njit
 
 from .constants import (
-    CH_A, CH_S, CH_WS, PF_ACC_S, PF_AP, PF_D, PF_TRAITS, T_BACKSTAB, T_DISARM, T_KNOCKBACK, T_MELEE, T_PAIRED,
-    T_PARRY, T_POWER, T_SIDEARM, T_UNWIELDY,
+    CH_A, CH_S, CH_WS, PF_ACC_S, PF_AP, PF_D, PF_LONG, PF_TRAITS, T_BACKSTAB, T_DISARM, T_KNOCKBACK, T_MELEE, T_PAIRED,
+    T_PARRY, T_POWER, T_SIDEARM, T_UNWIELDY, T_VERSATILE,
 )
 from .damage import OOA_COUP, resolve_hit, take_out
 from .dice import d6
@@ -47,6 +47,34 @@ def usable_in_melee(s, st, b, f, item, p):
     if tr & T_SIDEARM:
         return s.wp[b, f, item, WP_OOA] == 0
     return False
+
+
+@njit(cache=True)
+def versatile_reach(s, st, b, f, t):
+    """Versatile (12): the usable Melee profile with Versatile whose Long range reaches t
+    (gap <= Long), best-scoring first. Returns (item, profile) or (-1, 0)."""
+    bi = -1
+    bp = 0
+    bs = -1 << 20
+    dx = s.fi[b, f, FI_X] - s.fi[b, t, FI_X]
+    dy = s.fi[b, f, FI_Y] - s.fi[b, t, FI_Y]
+    d2 = dx * dx + dy * dy
+    for it in range(s.wp.shape[2]):
+        for p in range(st.wprof.shape[1]):
+            if not usable_in_melee(s, st, b, f, it, p):
+                continue
+            wid = s.wp[b, f, it, WP_ID]
+            if (st.wprof[wid, p, PF_TRAITS] & T_VERSATILE) == 0 or st.wprof[wid, p, PF_LONG] <= 0:
+                continue
+            r = st.wprof[wid, p, PF_LONG] + 1.0
+            if d2 > r * r + 1e-9:
+                continue
+            sc = melee_score(s, st, b, f, it, p)
+            if sc > bs:
+                bs = sc
+                bi = it
+                bp = p
+    return bi, bp
 
 
 @njit(cache=True)
@@ -230,6 +258,12 @@ def close_combat_attacks(s, st, b, f, t, charging, reaction, extra_mod):
         s.fi[b, f, FI_FACING] = facing_towards(tx - s.fi[b, f, FI_X], ty - s.fi[b, f, FI_Y])
     # 2-3. weapons and Attack dice
     i1, p1, i2, p2 = choose_melee_weapons(s, st, b, f)
+    if max(abs(tx - s.fi[b, f, FI_X]), abs(ty - s.fi[b, f, FI_Y])) > 1:
+        # attacking at Versatile reach: only the Versatile weapon reaches (12)
+        i1, p1 = versatile_reach(s, st, b, f, t)
+        i2 = -1
+        if i1 < 0:
+            return
     if reaction and s.fi[b, f, FI_DISARMED]:
         # Disarm (12): only unarmed reaction attacks for the rest of the round
         i1 = -1
@@ -296,14 +330,22 @@ def close_combat_attacks(s, st, b, f, t, charging, reaction, extra_mod):
 
 
 @njit(cache=True)
-def reactions(s, st, b, f):
-    """Step 7: every enemy still Standing and Engaged with f attacks it back."""
+def reactions(s, st, b, f, t):
+    """Step 7: every enemy still Standing and Engaged with f attacks it back. A target t that
+    f attacked at Versatile reach (not in base contact) reacts only if its own Versatile weapon
+    reaches f (12)."""
     for e in range(s.fi.shape[1]):
         if s.fi[b, f, FI_STATE] != FS_ON or not standing(s, b, f):
             return
         if engaged_with(s, b, e, f):
             emit(s, b, E_REACTION, e, f, 0, 0, 0, 0, 0)
             close_combat_attacks(s, st, b, e, f, False, True, 0)
+    if (t >= 0 and s.fi[b, f, FI_STATE] == FS_ON and standing(s, b, f) and standing(s, b, t)
+            and not engaged_with(s, b, t, f)):
+        vi, _ = versatile_reach(s, st, b, t, f)
+        if vi >= 0:
+            emit(s, b, E_REACTION, t, f, 0, 0, 0, 0, 0)
+            close_combat_attacks(s, st, b, t, f, False, True, 0)
 
 
 @njit(cache=True)
@@ -311,7 +353,7 @@ def fight(s, st, b, f, t, charging, extra_mod, engaged_before):
     """A Fight action (rules 8.1 steps 1-7). ``engaged_before`` marks the enemies f was
     engaged with when it declared the fight (for the follow-up, step 8)."""
     close_combat_attacks(s, st, b, f, t, charging, False, extra_mod)
-    reactions(s, st, b, f)
+    reactions(s, st, b, f, t)
 
 
 @njit(cache=True)

@@ -29,7 +29,7 @@ from .phases import (
 )
 from .query import clear_rays, engaged_with, gang_of, initiative, is_engaged
 from .running import run_for_cover
-from .shooting import fire_through_ductway, shoot, shoot_twin
+from .shooting import face_target, fire_through_ductway, shoot, shoot_twin
 from .state import (
     CK_STATE, CK_X, CK_Y, DK_ACTION, DK_BOTTLE, DK_FLEE, DK_FOLLOWUP, DK_NONE, DK_SELECT, DR_STATE, END_BOTTLE,
     END_DONE, END_FLEE, END_RALLY, END_RECOVERY, FI_ACTS, FI_AIMED, FI_ARMOUR, FI_BASIC, FI_BROKEN, FI_CH,
@@ -390,7 +390,10 @@ def apply_action(s, st, b, lay, kind, p1, p2):
         s.fi[b, f, FI_Y] = p1 // w
         keep_turn = True
     elif kind == A_FIGHT:
-        start_fight(s, st, b, f, rel_to_global(s, b, me, p1), False, 0)
+        t = rel_to_global(s, b, me, p1)
+        if not is_engaged(s, b, f):
+            face_target(s, b, f, t)  # a Versatile fight from Standing and Active: the free turn, if still allowed
+        start_fight(s, st, b, f, t, False, 0)
     elif kind == A_RETREAT:
         do_retreat(s, st, b, f, p1)
         keep_turn = True

@@ -14,7 +14,7 @@ STATUS_OF_KIND = {
     C.A_MOVE: "sa", C.A_CHARGE: "sa", C.A_TAKE_COVER: "sa", C.A_SHOOT: "sa", C.A_SHOOT_TWIN: "sa", C.A_AIM: "sa",
     C.A_COUP: "sa", C.A_OPEN_DOOR: "sa", C.A_TERMINAL: "sa", C.A_FORCE_DOOR: "sa", C.A_SMASH_CASKET: "sa",
     C.A_BYPASS_CASKET: "sa", C.A_CARRY_CASKET: "sa", C.A_CRAWL_DUCT: "sa", C.A_FIRE_DUCT: "sa",
-    C.A_RELOAD: "sa|pp", C.A_FIGHT: "se", C.A_RETREAT: "se", C.A_STAND_UP: "pp", C.A_CRAWL: "pp|psi",
+    C.A_RELOAD: "sa|pp", C.A_FIGHT: "se|sa", C.A_RETREAT: "se", C.A_STAND_UP: "pp", C.A_CRAWL: "pp|psi",
     C.A_BLIND_FIRE: "pp",
 }
 STATUS_TEXT = {"sa": "Standing and Active", "se": "Standing and Engaged", "pp": "Prone and Pinned",

@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from ...core.reach import DX8, DY8, INF
-from .combat import followup_options
+from .combat import followup_options, versatile_reach
 from .actions import (
     can_afford, casket_near, door_near, door_operable, duct_far_end, status_pp, status_psi, status_sa, status_se,
     clear_within1, terminal_usable, twin_sidearms, unwieldy,
@@ -20,7 +20,7 @@ from .codec import (
 )
 from .constants import AF_CHARGE_PENALTY, CH_M
 from .movement import MODE_NORMAL, cell_free_endable, near_blocking_enemy, reach
-from .query import cell_solid, engaged_with, gang_of
+from .query import cell_solid, clear_rays, engaged_with, gang_of
 from .shooting import arc_ok, eligible
 from .state import (
     DK_ACTION, DK_BOTTLE, DK_FLEE, DK_FOLLOWUP, DK_SELECT, DR_STATE, FI_ARMOUR, FI_CH, FI_FACING, FI_POSTURE,
@@ -231,6 +231,17 @@ def action_mask(s, st, b, lay, mask, f):
                         for p in range(st.wprof.shape[1]):
                             if can_shoot_with(s, st, b, f, item, p):
                                 mask[lay[A_FIRE_DUCT] + (item * 2 + p) * nf + global_to_rel(s, b, me, t)] = True
+    if (sa or se) and can_afford(s, b, f, A_FIGHT, False):
+        # Versatile (12): during its own activation the wielder may fight a Standing enemy
+        # up to the weapon's Long range away, in its vision arc and line of sight
+        for t in range(nf):
+            if (t == f or s.fi[b, t, FI_STATE] != FS_ON or gang_of(s, b, t) == me
+                    or s.fi[b, t, FI_POSTURE] != PO_STANDING
+                    or max(abs(s.fi[b, t, FI_X] - fx), abs(s.fi[b, t, FI_Y] - fy)) <= 1):
+                continue
+            vi, _ = versatile_reach(s, st, b, f, t)
+            if vi >= 0 and arc_ok(s, st, b, f, t, False) and clear_rays(s, st, b, f, t, False) > 0:
+                mask[lay[A_FIGHT] + global_to_rel(s, b, me, t)] = True
     if sa or pp:
         if can_afford(s, b, f, A_RELOAD, False):
             for item in range(s.wp.shape[2]):
