@@ -26,8 +26,10 @@ def _numba_cache_dir():
     here = Path(__file__).resolve().parent
     h = hashlib.sha1()
     for p in sorted([*here.glob("core/*.py"), *here.glob("rulesets/**/*.py")]):
-        h.update(p.relative_to(here).as_posix().encode())
-        h.update(p.read_bytes())
+        text = p.read_bytes()
+        if b"njit" in text:  # only modules with compiled code matter
+            h.update(p.relative_to(here).as_posix().encode())
+            h.update(text)
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "necro_env" / "numba"
     path = base / h.hexdigest()[:16]
     try:

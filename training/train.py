@@ -18,18 +18,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def load_config(path: Path) -> dict:
-    from necro_env.config import ConfigError
+    """The validated config as a plain dict (a bad file raises ConfigError naming file and field)."""
+    from necro_env.config.training import load_training
 
-    try:
-        cfg = yaml.safe_load(path.read_text())
-    except (OSError, yaml.YAMLError) as exc:
-        raise ConfigError(path, "(file)", str(path), f"a readable YAML file ({exc})") from None
-    for key in ("name", "scenario", "encoder", "total_timesteps", "n_envs", "seed", "ppo", "eval"):
-        if key not in cfg:
-            raise ConfigError(path, key, None, "this field is required")
-    if cfg["encoder"] not in ("flat", "entity", "spatial"):
-        raise ConfigError(path, "encoder", cfg["encoder"], "one of flat, entity, spatial")
-    return cfg
+    return load_training(path).model_dump()
 
 
 def make_env(cfg: dict, rank: int):

@@ -68,7 +68,10 @@ def test_config_root_is_the_repository_configs_folder():
 
 
 def test_every_shipped_yaml_loads():
-    loaders = {"houses": load_house, "gangs": load_gang, "boards": load_board, "scenarios": load_scenario}
+    from necro_env.config.training import load_training
+
+    loaders = {"houses": load_house, "gangs": load_gang, "boards": load_board, "scenarios": load_scenario,
+               "training": load_training}
     files = sorted(CONFIG_ROOT.rglob("*.yaml"))
     assert len(files) >= 14
     for path in files:
@@ -542,3 +545,16 @@ def test_doors_start_modes(tmp_path):
             doors_start: {mode}
         """)
         assert set(load_scenario(scen).board.doors[:, 2].tolist()) == expect
+
+
+def test_training_config_errors_name_the_field(tmp_path):
+    """A bad training config names file, field, value and what is allowed."""
+    from necro_env.config.training import load_training
+
+    good = (CONFIG_ROOT / "training" / "default.yaml").read_text()
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(good.replace("encoder: flat", "encoder: pixels"))
+    with pytest.raises(ConfigError) as err:
+        load_training(bad)
+    msg = str(err.value)
+    assert "bad.yaml" in msg and "encoder" in msg and "pixels" in msg

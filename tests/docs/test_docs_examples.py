@@ -8,3 +8,16 @@ def test_testing_md_worked_example():
     text = DOC.read_text()
     code = text.split("## Worked example")[1].split("```python\n")[1].split("```")[0]
     exec(compile(code, str(DOC), "exec"), {})
+
+
+README = DOC.parents[1] / "README.md"
+
+
+def test_readme_quick_start_plays_a_whole_game():
+    """The README's quick start runs as written: a full random game through the AEC API."""
+    code = README.read_text().split("## Quick start")[1].split("```python\n")[1].split("```")[0]
+    ns = {}
+    exec(compile(code, str(README), "exec"), ns)
+    env = ns["env"]
+    assert env.agents == []  # every agent finished (dead agents stepped with None)
+    assert "gang" in env.render().lower() or len(env.render()) > 100
