@@ -48,7 +48,7 @@ class IllegalActionError(ValueError):
 _STATIC_CACHE: dict = {}
 
 
-def build_static(board: BoardSpec, weapons: WeaponTable, armours: ArmourTable, max_doors: int) -> Static:
+def build_static(board: BoardSpec, weapons: WeaponTable, armours: ArmourTable) -> Static:
     """Read-only tables for one board and data set (LOS tables cached per board content)."""
     key = hashlib.sha1(board.terrain.tobytes() + board.doors[:, :2].tobytes()
                        + str(board.terrain.shape).encode()).hexdigest()
@@ -62,20 +62,26 @@ def build_static(board: BoardSpec, weapons: WeaponTable, armours: ArmourTable, m
         wall, obst, door = build_los_tables(board.terrain.astype(np.int8), door_of_cell)
         _STATIC_CACHE[key] = (wall, obst, door, build_arc_table(h, w))
     wall, obst, door, arc = _STATIC_CACHE[key]
-    door_xy = np.ascontiguousarray(board.doors[:, :2], dtype=np.int32).reshape(-1, 2)
+    # Fresh writable C-contiguous copies: numba types readonly and writable arrays differently, and
+    # one Static type for every source (config files load readonly, tests build writable arrays)
+    # means the engine is compiled once.
+    def arr(a, dtype, shape=None):
+        out = np.array(a, dtype=dtype, copy=True, order="C")
+        return out.reshape(shape) if shape is not None else out
+
     return Static(
-        terrain=np.ascontiguousarray(board.terrain, dtype=np.int8),
+        terrain=arr(board.terrain, np.int8),
         door_of_cell=door_of_cell,
-        door_xy=door_xy,
-        term=np.ascontiguousarray(board.terminals, dtype=np.int32).reshape(-1, 3),
-        duct=np.ascontiguousarray(board.ductways, dtype=np.int32).reshape(-1, 4),
-        deploy=np.ascontiguousarray(board.deploy, dtype=np.int8),
+        door_xy=arr(board.doors[:, :2], np.int32, (-1, 2)),
+        term=arr(board.terminals, np.int32, (-1, 3)),
+        duct=arr(board.ductways, np.int32, (-1, 4)),
+        deploy=arr(board.deploy, np.int8),
         los_wall=wall,
         los_obst=obst,
         los_door=door,
         arc=arc,
-        wprof=np.ascontiguousarray(weapons.profiles, dtype=np.int32),
-        armour=np.ascontiguousarray(armours.table, dtype=np.int32),
+        wprof=arr(weapons.profiles, np.int32),
+        armour=arr(armours.table, np.int32),
     )
 
 
@@ -110,7 +116,7 @@ class Game:
         self.dims = Dims(len(self.gangs), mf, max_weapons, board.height, board.width, nd, nk)
         self.layout = make_layout(self.dims)
         self.n_actions = int(self.layout[-1])
-        self.static = build_static(board, self.weapons, self.armours, nd)
+        self.static = build_static(board, self.weapons, self.armours)
         self.state = alloc_state(1, len(self.gangs), mf, max_weapons, nd, nk)
         self.mask = np.zeros((1, self.n_actions), np.bool_)
         self.fighter_names = [[f.name for f in g.fighters] for g in self.gangs]
