@@ -7,42 +7,18 @@ each gang also has a far-away spare so the battle does not end when a fighter fa
 import pytest
 
 from necro_env.config import load_weapons
-from necro_env.testing import Action, IllegalActionError, board, fighter, gang, scenario
+from necro_env.testing import Action, IllegalActionError
+from scenario_helpers import by, make, play, u
 
-W, H = 10, 6
-OPEN = board("\n".join(["." * W] * H))
-PLACE = ("posture", "wounds", "flesh_wounds", "broken", "out_of_ammo", "facing")
 WID = load_weapons().index
 
 
-def u(g, name, cell, weapons=(), house="orlock", kind="ganger", **kw):
-    return (g, name, cell, tuple(weapons), house, kind, kw)
 
 
-def make(*units, spares=True, board_=OPEN):
-    members = ([], [])
-    placements = []
-    units = list(units)
-    if spares:
-        units += [u(0, "spare_a", (W - 1, 0)), u(1, "spare_b", (W - 1, H - 1))]
-    for g, name, cell, weapons, house, kind, kw in units:
-        place = {k: v for k, v in kw.items() if k in PLACE}
-        chars = {k: v for k, v in kw.items() if k not in PLACE}
-        members[g].append(fighter(house, kind, list(weapons), name=name, **chars))
-        placements.append(dict(fighter=name, cell=cell, **place))
-    return scenario(board_, [gang("a", *members[0]), gang("b", *members[1])], placements)
 
 
-def play(game, dice, kind, **kw):
-    """Script the dice, apply the action and check that exactly these dice were used."""
-    game.script_dice(dice)
-    game.act(kind, **kw)
-    assert game.dice_left() == 0, f"{game.dice_left()} scripted dice left unused"
 
 
-def by(game, kind, actor):
-    f = game.fid(actor)
-    return [e for e in game.events(kind) if e.actor == f]
 
 
 def duel(att_weapons=("fighting_knife",), def_weapons=("fighting_knife",), att=None, dfn=None, extra=()):

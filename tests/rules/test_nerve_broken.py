@@ -5,36 +5,21 @@ exactly the scripted dice were used.
 """
 import pytest
 
-from necro_env.testing import board, fighter, gang, scenario
-
-W, H = 10, 6
-OPEN = board("\n".join(["." * W] * H))
-PLACE = ("posture", "wounds", "flesh_wounds", "broken", "out_of_ammo", "facing")
+from necro_env.testing import board
+from scenario_helpers import OPEN, make, play
+from scenario_helpers import u as _u
 
 
-def u(g, name, cell, weapons=("fighting_knife",), house="orlock", kind="ganger", **kw):
-    return (g, name, cell, tuple(weapons), house, kind, kw)
+def u(g, name, cell, weapons=("fighting_knife",), **kw):
+    """Fighters here carry a fighting knife unless told otherwise."""
+    return _u(g, name, cell, weapons, **kw)
 
 
-def make(*units, board_=OPEN, spares=True):
-    members = ([], [])
-    placements = []
-    units = list(units)
-    if spares:
-        units += [u(0, "spare_a", (W - 1, 0)), u(1, "spare_b", (W - 1, H - 1))]
-    for g, name, cell, wps, house, kind, kw in units:
-        place = {k: v for k, v in kw.items() if k in PLACE}
-        chars = {k: v for k, v in kw.items() if k not in PLACE}
-        members[g].append(fighter(house, kind, list(wps), name=name, **chars))
-        placements.append(dict(fighter=name, cell=cell, **place))
-    return scenario(board_, [gang("a", *members[0]), gang("b", *members[1])], placements)
 
 
-def play(game, dice, kind, **kw):
-    """Script the dice, apply the action and check that exactly these dice were used."""
-    game.script_dice(dice)
-    game.act(kind, **kw)
-    assert game.dice_left() == 0, f"{game.dice_left()} scripted dice left unused"
+
+
+
 
 
 def fight_scene(*extra, att_cell=(2, 2)):

@@ -12,42 +12,15 @@ from necro_env.config import load_armours
 from necro_env.rulesets.necromunda.constants import AF_SAVE
 from necro_env.rulesets.necromunda.damage import wound_target
 from necro_env.rulesets.necromunda.state import FI_FIELD
-from necro_env.testing import Game, board, fighter, gang, scenario
+from scenario_helpers import make, play, u
 
-W, H = 10, 6
-OPEN = board("\n".join(["." * W] * H))
-PLACE = ("posture", "wounds", "flesh_wounds", "broken", "out_of_ammo", "facing")
 ARMOURS = load_armours()
 
 
-def u(g, name, cell, weapons=(), house="orlock", kind="ganger", **kw):
-    return (g, name, cell, tuple(weapons), house, kind, kw)
 
 
-def make(*units, board_=OPEN, armours=None):
-    members = ([], [])
-    placements = []
-    units = list(units) + [u(0, "spare_a", (W - 1, 0)), u(1, "spare_b", (W - 1, H - 1))]
-    for g, name, cell, wps, house, kind, kw in units:
-        place = {k: v for k, v in kw.items() if k in PLACE}
-        chars = {k: v for k, v in kw.items() if k not in PLACE}
-        members[g].append(fighter(house, kind, list(wps), name=name, **chars))
-        placements.append(dict(fighter=name, cell=cell, **place))
-    gangs = [gang("a", *members[0]), gang("b", *members[1])]
-    if armours is None:
-        return scenario(board_, gangs, placements)
-    game = Game(board_, gangs, armours=armours)
-    for p in placements:
-        p["gang"], p["slot"] = divmod(game.fid(p.pop("fighter")), game.dims.max_fighters)
-    game.setup(placements, start=False)
-    return game
 
 
-def play(game, dice, kind, **kw):
-    """Script the dice, apply the action and check that exactly these dice were used."""
-    game.script_dice(dice)
-    game.act(kind, **kw)
-    assert game.dice_left() == 0, f"{game.dice_left()} scripted dice left unused"
 
 
 def duel(att_weapons=("lasgun",), att=None, dfn=None, **kw):

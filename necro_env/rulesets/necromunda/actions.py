@@ -2,7 +2,7 @@
 (rules 5.1, 5.2). Used by both the legality mask and the resolution code."""
 from numba import njit
 
-from ...core.terrain import DOOR_CLOSED, DOOR_DESTROYED, DOOR_LOCKED, DOOR_OPEN
+from ...core.terrain import DOOR_CLOSED, DOOR_DESTROYED, DOOR_OPEN
 from .codec import (
     A_AIM, A_BLIND_FIRE, A_BYPASS_CASKET, A_CARRY_CASKET, A_CHARGE, A_COUP, A_CRAWL, A_CRAWL_DUCT, A_FIGHT,
     A_FIRE_DUCT, A_FORCE_DOOR, A_MOVE, A_OPEN_DOOR, A_RELOAD, A_RETREAT, A_SHOOT, A_SHOOT_TWIN, A_SMASH_CASKET,

@@ -8,15 +8,14 @@ from numba import njit
 from .constants import (
     AF_FRONT_SAVE, AF_SAVE, T_MELTA, T_POWER, T_RENDING, T_SCATTERSHOT, T_SHOCK, T_TOXIN,
 )
-from .dice import INJ_FLESH, INJ_OOA, INJ_SERIOUS, d6, injury_die
+from .dice import INJ_OOA, INJ_SERIOUS, d6, injury_die
 from .events import (
     E_DAMAGE, E_FIELD, E_FLESH, E_INJURY, E_OOA, E_SAVE, E_SERIOUS, E_WOUND, emit,
 )
 from .nerve import nerve_tests
 from .query import in_arc, toughness
 from .state import (
-    FI_ARMOUR, FI_BODYGLOVE, FI_FACING, FI_FIELD, FI_FLESH, FI_POSTURE, FI_READY, FI_STATE, FI_WOUNDS, FI_X,
-    FI_Y, FS_OOA, G_ACTIVE, PO_SI, PO_STANDING,
+    FI_ARMOUR, FI_BODYGLOVE, FI_FACING, FI_FIELD, FI_FLESH, FI_POSTURE, FI_READY, FI_STATE, FI_WOUNDS, FS_OOA, PO_SI,
 )
 
 OOA_INJURY = 0

@@ -7,14 +7,14 @@ that is not a player's choice until the next decision point.
 import numpy as np
 from numba import njit
 
-from ...core.terrain import DOOR_CLOSED, DOOR_LOCKED, DOOR_OPEN
-from .actions import action_type, casket_near, spend, twin_sidearms, unwieldy, TYPE_DOUBLE
+from ...core.terrain import DOOR_CLOSED, DOOR_OPEN
+from .actions import casket_near, spend, twin_sidearms, unwieldy
 from .codec import (
     A_AIM, A_BLIND_FIRE, A_BOTTLE, A_BYPASS_CASKET, A_CARRY_CASKET, A_CHARGE, A_CONSOLIDATE, A_COUP, A_CRAWL,
     A_CRAWL_DUCT, A_END, A_FIGHT, A_FIRE_DUCT, A_FLEE, A_FORCE_DOOR, A_MOVE, A_OPEN_DOOR, A_RELOAD, A_RETREAT,
-    A_SELECT, A_SHOOT, A_SHOOT_TWIN, A_SMASH_CASKET, A_STAND_UP, A_TAKE_COVER, A_TERMINAL, A_TURN, decode,
+    A_SHOOT, A_SHOOT_TWIN, A_SMASH_CASKET, A_STAND_UP, A_TAKE_COVER, A_TERMINAL, A_TURN, decode,
 )
-from .combat import coup_de_grace, fight, reactions, close_combat_attacks
+from .combat import coup_de_grace, fight, close_combat_attacks
 from .constants import AF_CHARGE_PENALTY, CH_INT, CH_M, CH_S
 from .dice import d3, d6, two_d6
 from .events import (

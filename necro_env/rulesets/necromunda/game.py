@@ -12,7 +12,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ...config import ArmourTable, BoardSpec, GangSpec, WeaponTable, load_armours, load_weapons
+from ...config import ArmourTable, BoardSpec, WeaponTable, load_armours, load_weapons
 from ...core.geometry import build_arc_table, build_los_tables
 from ...core.rng import seed_game
 from ...core.terrain import FACING_NAMES
@@ -25,7 +25,7 @@ from .events import EVENT_FIELDS, EVENT_NAMES
 from .state import (
     CK_STATE, CK_X, CK_Y, DK_NAMES, DR_STATE, DR_WOUNDS, FI_ARMOUR, FI_BODYGLOVE, FI_BROKEN, FI_CH, FI_FACING,
     FI_FIELD, FI_FLESH, FI_GA, FI_HIER, FI_POSTURE, FI_READY, FI_ROLE, FI_STATE, FI_TYPE, FI_WOUNDS, FI_X, FI_Y,
-    FS_EMPTY, FS_ON, G_ACTIVE, G_DGANG, G_DK, G_DONE, G_EVN, G_EVOVF, G_FU, G_LASTPRIO, G_MF, G_NGANGS, G_PHASE,
+    FS_ON, G_ACTIVE, G_DGANG, G_DK, G_DONE, G_EVN, G_EVOVF, G_FU, G_LASTPRIO, G_MF, G_NGANGS, G_PHASE,
     G_PRIORITY, G_ROUND, G_ROUND_LIMIT, G_TRUNC, G_TURN, G_WINNER, GG_CREW, GG_ORDER, PH_ACTION, PO_PINNED,
     PO_SI, PO_STANDING, Static, WP_ID, alloc_state, clone_state,
 )
@@ -351,7 +351,6 @@ class Game:
         kind = C.KIND_INDEX.get(action.kind)
         if kind is None:
             raise IllegalActionError(action, f"unknown action kind; allowed: {', '.join(C.KIND_NAMES)}")
-        me = self.current_gang
         d = self.dims
         pk = C.KINDS[kind][1]
         if pk == C.P_NONE:

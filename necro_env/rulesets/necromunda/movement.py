@@ -12,12 +12,12 @@ Budgets and costs are in half-inches (orthogonal step 2, diagonal 3).
 import numpy as np
 from numba import njit
 
-from ...core.reach import INF, dijkstra
+from ...core.reach import dijkstra
 from ...core.terrain import TER_OBSTACLE
 from .events import E_MOVE, E_STANDUP_ENGAGED, emit
 from .query import cell_solid, gang_of, standing
 from .state import (
-    CK_STATE, CK_X, CK_Y, FI_FACING, FI_POSTURE, FI_STATE, FI_STOOD, FI_TURN, FI_X, FI_Y, FS_ON, PO_PINNED, PO_SI,
+    CK_STATE, CK_X, CK_Y, FI_FACING, FI_POSTURE, FI_STATE, FI_STOOD, FI_X, FI_Y, FS_ON, PO_PINNED, PO_SI,
     PO_STANDING,
 )
 

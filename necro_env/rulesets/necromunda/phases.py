@@ -4,16 +4,15 @@ from numba import njit
 
 from .constants import CH_CL
 from .damage import flesh_wound, take_out, OOA_RECOVERY
-from .dice import INJ_FLESH, INJ_OOA, INJ_SERIOUS, d6, injury_die, two_d6
+from .dice import INJ_OOA, INJ_SERIOUS, d6, injury_die, two_d6
 from .events import E_BOTTLE, E_FLEE, E_INIT, E_PRIORITY, E_RALLY, E_RECOVERY, E_ROUND, emit
 from .movement import normalize_engagement
 from .nerve import cool_bonus
-from .query import gang_of, initiative, is_engaged, within_f
+from .query import initiative, is_engaged, within_f
 from .state import (
-    END_BOTTLE, END_DONE, END_FLEE, END_RALLY, END_RECOVERY, FI_BROKEN, FI_CH, FI_DISARMED, FI_HIER, FI_POSTURE,
+    FI_BROKEN, FI_CH, FI_DISARMED, FI_HIER, FI_POSTURE,
     FI_STOOD,
-    FI_READY, FI_STATE, FS_FLED, FS_OOA, FS_ON, G_LASTPRIO, G_MF, G_NGANGS, G_PRIORITY, G_ROUND, GG_BOTTLE_ASKED,
-    GG_BOTTLED, GG_CREW, GG_FLEE_ASKED, GG_ORDER, GG_OUT, GG_RETREATED, GG_ROLL, GG_VOLBOTTLE, PO_PINNED, PO_SI,
+    FI_READY, FI_STATE, FS_FLED, FS_OOA, FS_ON, G_LASTPRIO, G_MF, G_NGANGS, G_PRIORITY, G_ROUND, GG_BOTTLED, GG_CREW, GG_FLEE_ASKED, GG_ORDER, GG_OUT, GG_RETREATED, GG_ROLL, GG_VOLBOTTLE, PO_PINNED, PO_SI,
     PO_STANDING,
 )
 

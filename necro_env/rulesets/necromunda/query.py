@@ -6,8 +6,7 @@ from ...core.geometry import N_RAYS, ray_blocked_by_model
 from ...core.terrain import DOOR_CLOSED, DOOR_LOCKED, TER_DOOR, TER_WALL
 from .constants import AF_INIT_PENALTY, CH_I, CH_M, CH_T
 from .state import (
-    DR_STATE, FI_ARMOUR, FI_CH, FI_FLESH, FI_POSTURE, FI_STATE, FI_X, FI_Y, FS_ON, G_MF, G_NGANGS,
-    PO_PINNED, PO_SI, PO_STANDING,
+    DR_STATE, FI_ARMOUR, FI_CH, FI_FLESH, FI_POSTURE, FI_STATE, FI_X, FI_Y, FS_ON, G_MF, PO_STANDING,
 )
 
 

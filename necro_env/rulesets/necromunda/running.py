@@ -2,7 +2,6 @@
 import numpy as np
 from numba import njit
 
-from ...core.reach import INF
 from .combat import close_combat_attacks
 from .constants import CH_M
 from .dice import d6, two_d6

@@ -13,7 +13,7 @@ from .dice import d6, two_d6
 from .events import E_COOL, E_HIT, E_KNOCKBACK, E_PINNED, E_SHOT, E_STRAY, emit
 from .movement import cell_free_endable, facing_towards
 from .query import (
-    cell_solid, clear_rays, cover_grade, dist2, engaged_with, gang_of, in_arc, is_engaged, standing,
+    cell_solid, clear_rays, cover_grade, dist2, engaged_with, gang_of, in_arc, is_engaged,
 )
 from .state import (
     FI_AIMED, FI_CH, FI_FACING, FI_POSTURE, FI_STATE, FI_TURN, FI_X, FI_Y, FS_ON, PO_PINNED, PO_SI, PO_STANDING,
