@@ -34,28 +34,7 @@ COVER_FULL = 2
 NO_LOS = 3
 
 
-@njit(cache=True)
-def gap(x0, y0, x1, y1):
-    dx = float(x1 - x0)
-    dy = float(y1 - y0)
-    d = math.sqrt(dx * dx + dy * dy) - 1.0
-    return d if d > 0.0 else 0.0
 
-
-@njit(cache=True)
-def within(x0, y0, x1, y1, inches):
-    """gap <= inches, computed exactly on integers: (d - 1)^2 test."""
-    dx = x1 - x0
-    dy = y1 - y0
-    d2 = dx * dx + dy * dy
-    r = inches + 1.0
-    return d2 <= r * r + 1e-9
-
-
-@njit(cache=True)
-def adjacent(x0, y0, x1, y1):
-    """Base contact: Chebyshev distance 1."""
-    return max(abs(x1 - x0), abs(y1 - y0)) == 1
 
 
 def build_arc_table(height, width):

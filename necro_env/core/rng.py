@@ -56,12 +56,3 @@ def roll_d6(rng, script, spos, b):
         return np.int64(v)
     return rand_below(rng, b, 6) + 1
 
-
-@njit(cache=True)
-def roll_d3(rng, script, spos, b):
-    return (roll_d6(rng, script, spos, b) + 1) // 2
-
-
-@njit(cache=True)
-def roll_2d6(rng, script, spos, b):
-    return roll_d6(rng, script, spos, b) + roll_d6(rng, script, spos, b)

@@ -54,11 +54,6 @@ def within_f(s, b, f, e, inches):
     return dist2(s, b, f, e) <= r * r + 1e-9
 
 
-@njit(cache=True)
-def gap_f(s, b, f, e):
-    d = np.sqrt(float(dist2(s, b, f, e))) - 1.0
-    return d if d > 0.0 else 0.0
-
 
 @njit(cache=True)
 def engaged_with(s, b, f, e):

@@ -95,19 +95,6 @@ def hit_modifier(s, st, b, f, t, wid, p, bnd, cg):
     return m
 
 
-@njit(cache=True)
-def closest_eligible(s, st, b, f, omni):
-    """Smallest centre distance squared among eligible targets, and the lowest such index."""
-    best = -1
-    bd = 1 << 30
-    for t in range(s.fi.shape[1]):
-        if eligible(s, st, b, f, t, omni):
-            d = dist2(s, b, f, t)
-            if d < bd:
-                bd = d
-                best = t
-    return best, bd
-
 
 @njit(cache=True)
 def needs_cool_test(s, st, b, f, t, wid, p, omni):

@@ -2,8 +2,8 @@
 from numba import njit
 
 from .constants import (
-    CH_S, PF_AMMO, PF_LONG, PF_S, PF_S_USER, PF_TRAITS, PF_VALID, T_LIMITED, T_MELEE, T_NOT_YET, T_PLENTIFUL,
-    T_SCARCE, T_SIDEARM, T_UNSTABLE,
+    CH_S, PF_AMMO, PF_LONG, PF_S, PF_S_USER, PF_TRAITS, PF_VALID, T_LIMITED, T_NOT_YET, T_PLENTIFUL,
+    T_SCARCE, T_UNSTABLE,
 )
 from .dice import FP_AMMO_FACE, FP_HOLES, d6
 from .events import E_AMMO, E_FIREPOWER, E_UNSTABLE, emit
@@ -57,19 +57,7 @@ def strength(s, st, b, f, wid, p):
     return v
 
 
-@njit(cache=True)
-def has_trait(st, wid, p, t):
-    return (st.wprof[wid, p, PF_TRAITS] & t) != 0
 
-
-@njit(cache=True)
-def is_sidearm(st, wid, p):
-    return has_trait(st, wid, p, T_SIDEARM)
-
-
-@njit(cache=True)
-def is_melee(st, wid, p):
-    return has_trait(st, wid, p, T_MELEE)
 
 
 @njit(cache=True, inline="always")
