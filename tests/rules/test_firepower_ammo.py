@@ -7,7 +7,7 @@ the Ammo symbol.
 import pytest
 
 from necro_env.rulesets.necromunda import constants as C
-from necro_env.testing import Action, IllegalActionError, board, fighter, gang, scenario
+from necro_env.testing import IllegalActionError, board, fighter, gang, scenario
 
 ROW = """
 ........
@@ -39,14 +39,6 @@ def patch(game, weapon, profile, traits_add=0, **cols):
         wp[wid, profile, getattr(C, k)] = v
     game.static = game.static._replace(wprof=wp)
 
-
-def can(game, kind, **kw):
-    """Is Action(kind, **kw) unmasked for the gang deciding now?"""
-    try:
-        idx = game.encode(Action(kind, **kw))
-    except IllegalActionError:
-        return False
-    return bool(game.mask[0, idx])
 
 
 # ---------------------------------------------------------------- the Firepower dice (7.6)
@@ -98,11 +90,11 @@ def test_out_of_ammo_weapon_cannot_shoot():
     """§7.6 an Out of Ammo weapon cannot be used until reloaded; other weapons still can."""
     game = setup(["bolt_pistol", "laspistol"], out_of_ammo=[0])
     game.activate("shooter")
-    assert not can(game, "shoot", weapon=0, target="target")
+    assert not game.can("shoot", weapon=0, target="target")
     with pytest.raises(IllegalActionError):
         game.act("shoot", weapon=0, target="target")
-    assert can(game, "shoot", weapon=1, target="target")
-    assert can(game, "reload", weapon=0) and not can(game, "reload", weapon=1)
+    assert game.can("shoot", weapon=1, target="target")
+    assert game.can("reload", weapon=0) and not game.can("reload", weapon=1)
 
 
 # ---------------------------------------------------------------- Reload (5.2, 7.6)
@@ -161,7 +153,7 @@ def test_scarce_weapon_that_runs_out_cannot_be_reloaded():
     game.script_dice([2, 6, 3])  # miss, Ammo symbol, Ammo test 3 fails (4+)
     game.act("shoot", weapon=0, target="target")
     assert game.fighter("shooter")["out_of_ammo"] == [0]
-    assert not can(game, "reload", weapon=0)
+    assert not game.can("reload", weapon=0)
     with pytest.raises(IllegalActionError):
         game.act("reload", weapon=0)
 
@@ -170,9 +162,9 @@ def test_scarce_weapon_placed_out_of_ammo_cannot_be_reloaded():
     """§12 Scarce weapons cannot be reloaded at all, however they ran out."""
     game = setup(["plasma_pistol", "laspistol"], out_of_ammo=[0])
     game.activate("shooter")
-    assert not can(game, "reload", weapon=0)
-    assert not can(game, "shoot", weapon=0, target="target", profile=0)
-    assert not can(game, "shoot", weapon=0, target="target", profile=1)
+    assert not game.can("reload", weapon=0)
+    assert not game.can("shoot", weapon=0, target="target", profile=0)
+    assert not game.can("shoot", weapon=0, target="target", profile=1)
 
 
 def test_multiple_profiles_share_out_of_ammo():
@@ -182,8 +174,8 @@ def test_multiple_profiles_share_out_of_ammo():
     game.script_dice([2, 6, 1])  # solid: miss, Ammo symbol, Ammo test 1 fails
     game.act("shoot", weapon=0, profile=0, target="target")
     assert game.fighter("shooter")["out_of_ammo"] == [0]
-    assert not can(game, "shoot", weapon=0, profile=1, target="target")
-    assert can(game, "reload", weapon=0)
+    assert not game.can("shoot", weapon=0, profile=1, target="target")
+    assert game.can("reload", weapon=0)
 
 
 def test_limited_profile_is_lost_but_the_other_profile_reloads():
@@ -200,8 +192,8 @@ def test_limited_profile_is_lost_but_the_other_profile_reloads():
     assert game.events("reload")[0].fields["passed"] == 1
     assert game.fighter("shooter")["out_of_ammo"] == []
     game.activate("shooter", round_=2)
-    assert can(game, "shoot", weapon=0, profile=0, target="target")
-    assert not can(game, "shoot", weapon=0, profile=1, target="target")
+    assert game.can("shoot", weapon=0, profile=0, target="target")
+    assert not game.can("shoot", weapon=0, profile=1, target="target")
 
 
 def test_reload_uses_the_profile_with_the_easiest_ammo_value():
@@ -267,7 +259,7 @@ def test_rapid_fire_each_ammo_symbol_tests_and_one_failure_is_out_of_ammo():
         "firepower", "ammo", "firepower", "ammo"]
     assert game.fighter("shooter")["out_of_ammo"] == [0]
     game.activate("shooter", round_=2)
-    assert can(game, "reload", weapon=0)
+    assert game.can("reload", weapon=0)
 
 
 def test_rapid_fire_two_failed_ammo_tests_jam_the_weapon():
@@ -278,8 +270,8 @@ def test_rapid_fire_two_failed_ammo_tests_jam_the_weapon():
     game.act("shoot", weapon=0, target="target")
     assert game.fighter("shooter")["out_of_ammo"] == [0]
     game.activate("shooter", round_=2)
-    assert not can(game, "reload", weapon=0)
-    assert not can(game, "shoot", weapon=0, target="target")
+    assert not game.can("reload", weapon=0)
+    assert not game.can("shoot", weapon=0, target="target")
 
 
 def test_rapid_fire_extra_hits_all_go_to_the_original_target():

@@ -4,7 +4,7 @@ Template / Blast / Grenade profiles are masked until those rules exist."""
 import pytest
 
 from necro_env.rulesets.necromunda import constants as C
-from necro_env.testing import Action, IllegalActionError, board, fighter, gang, scenario
+from necro_env.testing import board, fighter, gang, scenario
 
 BOARD = """
 ..........
@@ -15,14 +15,6 @@ BOARD = """
 """
 INJ_FLESH, INJ_SERIOUS, INJ_OOA = 0, 1, 2
 
-
-def can(game, kind, **kw):
-    """Is Action(kind, **kw) unmasked for the gang deciding now?"""
-    try:
-        idx = game.encode(Action(kind, **kw))
-    except IllegalActionError:
-        return False
-    return bool(game.mask[0, idx])
 
 
 def setup(weapons, target_cell, *, rows=BOARD, shooter_cell=(0, 1), target=("orlock", "ganger"),
@@ -226,10 +218,10 @@ def test_unwieldy_shoot_is_a_double_action():
     """§5.1/§12 Unwieldy: Shoot with it is a Double action (not after another action; it
     uses the whole activation)."""
     game = setup(["heavy_stubber", "laspistol"], (6, 1))
-    assert can(game, "shoot", weapon=0, target="target")
+    assert game.can("shoot", weapon=0, target="target")
     game.act("aim")
-    assert not can(game, "shoot", weapon=0, target="target")
-    assert can(game, "shoot", weapon=1, target="target")
+    assert not game.can("shoot", weapon=0, target="target")
+    assert game.can("shoot", weapon=1, target="target")
     game2 = setup(["heavy_stubber"], (6, 1))
     game2.script_dice([1, 1, 1])
     game2.act("shoot", weapon=0, target="target")
@@ -249,7 +241,7 @@ def test_template_blast_and_grenade_profiles_are_masked(weapon, profile, legal):
     """§7.9-§7.10/§12 profiles with Template, Blast or Grenade are not implemented yet and so
     never legal; the weapon's other profiles work."""
     game = setup([weapon], (4, 1))
-    assert can(game, "shoot", weapon=0, profile=profile, target="target") == legal
+    assert game.can("shoot", weapon=0, profile=profile, target="target") == legal
 
 
 # ---------------------------------------------------------------- Rending / Power / Shock

@@ -2,21 +2,13 @@
 Ductway (5.2)."""
 import pytest
 
-from necro_env.testing import Action, IllegalActionError, board, fighter, gang, scenario
+from necro_env.testing import board, fighter, gang, scenario
 
 ROW = """
 ........
 ........
 """
 
-
-def can(game, kind, **kw):
-    """Is Action(kind, **kw) unmasked for the gang deciding now?"""
-    try:
-        idx = game.encode(Action(kind, **kw))
-    except IllegalActionError:
-        return False
-    return bool(game.mask[0, idx])
 
 
 def setup(weapons, *, posture="standing", facing="E", target_cell=(5, 0), out_of_ammo=(), enemies=(),
@@ -72,7 +64,7 @@ def test_twin_sidearms_with_aim():
 def test_twin_shot_needs_two_usable_sidearms(weapons, ooa, legal):
     """§7.8 only a fighter with two (usable) Sidearm weapons can fire two together."""
     game = setup(weapons, out_of_ammo=ooa)
-    assert can(game, "shoot_twin", target="target") == legal
+    assert game.can("shoot_twin", target="target") == legal
 
 
 def test_twin_shot_uses_the_first_usable_profile_of_each_sidearm():
@@ -90,8 +82,8 @@ def test_twin_shot_is_the_shoot_basic_action():
     game.script_dice([1, 1, 1, 1])
     game.act("shoot_twin", target="target")
     assert game.decision[0] == "choose_action"
-    assert not can(game, "shoot", weapon=0, target="target")
-    assert not can(game, "shoot_twin", target="target")
+    assert not game.can("shoot", weapon=0, target="target")
+    assert not game.can("shoot_twin", target="target")
 
 
 # ---------------------------------------------------------------- Blind Fire (5.2)
@@ -111,14 +103,14 @@ def test_blind_fire_only_for_prone_and_pinned(posture):
     """§5.2 Blind Fire is a Prone and Pinned fighter's action."""
     game = setup(["laspistol"], posture=posture, friends=[("friend", (0, 1))])
     assert game.decision[0] == "choose_action"
-    assert not can(game, "blind_fire", weapon=0, target="target")
+    assert not game.can("blind_fire", weapon=0, target="target")
 
 
 def test_pinned_fighter_cannot_shoot_normally():
     """§5.2 Shoot needs a Standing and Active fighter; a Pinned one must Blind Fire."""
     game = setup(["laspistol"], posture="pinned")
-    assert not can(game, "shoot", weapon=0, target="target")
-    assert can(game, "blind_fire", weapon=0, target="target")
+    assert not game.can("shoot", weapon=0, target="target")
+    assert game.can("blind_fire", weapon=0, target="target")
 
 
 def test_blind_fire_is_double_so_not_after_another_action():
@@ -127,7 +119,7 @@ def test_blind_fire_is_double_so_not_after_another_action():
     game.script_dice([6])
     game.act("reload", weapon=1)
     assert game.decision[0] == "choose_action"
-    assert not can(game, "blind_fire", weapon=0, target="target")
+    assert not game.can("blind_fire", weapon=0, target="target")
 
 
 def test_blind_fire_target_priority_counts_enemies_all_around():
@@ -156,7 +148,7 @@ def test_fire_through_ductway_hits_on_five_plus_regardless_of_bs(bs, roll, hit):
     other end; the attack hits on 5+ regardless of BS and modifiers."""
     game = setup(["lasgun"], rows=DUCT_MAP, ductways=DUCT, shooter_cell=(1, 1), target_cell=(7, 1),
                  shooter_kw=dict(bs=bs))
-    assert not can(game, "shoot", weapon=0, target="target")  # the wall blocks line of sight
+    assert not game.can("shoot", weapon=0, target="target")  # the wall blocks line of sight
     game.script_dice([roll, 1] + ([1] if hit else []))
     game.act("fire_ductway", weapon=0, target="target")
     assert game.events("hit")[0].fields == {"roll": roll, "need": 5, "hit": hit, "reason": 3}
@@ -174,4 +166,4 @@ def test_fire_through_ductway_hits_on_five_plus_regardless_of_bs(bs, roll, hit):
 def test_fire_through_ductway_needs_both_within_one_inch(shooter_cell, target_cell, legal):
     """§5.2 the shooter within 1" of the ductway, the enemy within 1" of the other end."""
     game = setup(["lasgun"], rows=DUCT_MAP, ductways=DUCT, shooter_cell=shooter_cell, target_cell=target_cell)
-    assert can(game, "fire_ductway", weapon=0, target="target") == legal
+    assert game.can("fire_ductway", weapon=0, target="target") == legal

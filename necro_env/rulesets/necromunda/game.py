@@ -436,6 +436,14 @@ class Game:
         """Apply ``Action(kind, **kw)`` (the scenario-test API)."""
         return self.step(self.encode(Action(kind, **kw)))
 
+    def can(self, kind: str, **kw) -> bool:
+        """Is ``Action(kind, **kw)`` legal for the gang deciding now? (False also when it cannot be encoded.)"""
+        try:
+            index = self.encode(Action(kind, **kw))
+        except IllegalActionError:
+            return False
+        return bool(self.mask[0, index])
+
     def clone(self) -> "Game":
         g = object.__new__(Game)
         g.__dict__.update(self.__dict__)
