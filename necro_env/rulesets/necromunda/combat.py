@@ -78,40 +78,38 @@ def versatile_reach(s, st, b, f, t):
 
 
 @njit(cache=True)
+def best_melee(s, st, b, f, skip_item, allow_unwieldy):
+    """The best-scoring usable Melee/Sidearm profile, not on ``skip_item``: (item, profile, score)."""
+    bi = -1
+    bp = 0
+    bs = -1 << 20
+    for it in range(s.wp.shape[2]):
+        if it == skip_item:
+            continue
+        for p in range(st.wprof.shape[1]):
+            if not usable_in_melee(s, st, b, f, it, p):
+                continue
+            if not allow_unwieldy and (st.wprof[s.wp[b, f, it, WP_ID], p, PF_TRAITS] & T_UNWIELDY):
+                continue
+            sc = melee_score(s, st, b, f, it, p)
+            if sc > bs:
+                bs = sc
+                bi = it
+                bp = p
+    return bi, bp, bs
+
+
+@njit(cache=True)
 def choose_melee_weapons(s, st, b, f):
     """The weapons a fighter fights with (rules 8.1 step 2; choice rule in docs/rules.md):
     the best-scoring Melee/Sidearm profile, plus the best one on another item unless
     the first is Unwieldy. Returns (item1, p1, item2, p2); item -1 = none (unarmed)."""
-    i1 = -1
-    p1 = 0
-    s1 = -1 << 20
-    for it in range(s.wp.shape[2]):
-        for p in range(st.wprof.shape[1]):
-            if usable_in_melee(s, st, b, f, it, p):
-                sc = melee_score(s, st, b, f, it, p)
-                if sc > s1:
-                    s1 = sc
-                    i1 = it
-                    p1 = p
+    i1, p1, _ = best_melee(s, st, b, f, -1, True)
     if i1 < 0:
         return -1, 0, -1, 0
     if st.wprof[s.wp[b, f, i1, WP_ID], p1, PF_TRAITS] & T_UNWIELDY:
         return i1, p1, -1, 0
-    i2 = -1
-    p2 = 0
-    s2 = -1 << 20
-    for it in range(s.wp.shape[2]):
-        if it == i1:
-            continue
-        for p in range(st.wprof.shape[1]):
-            if usable_in_melee(s, st, b, f, it, p):
-                if st.wprof[s.wp[b, f, it, WP_ID], p, PF_TRAITS] & T_UNWIELDY:
-                    continue
-                sc = melee_score(s, st, b, f, it, p)
-                if sc > s2:
-                    s2 = sc
-                    i2 = it
-                    p2 = p
+    i2, p2, _ = best_melee(s, st, b, f, i1, False)
     return i1, p1, i2, p2
 
 
