@@ -5,43 +5,13 @@
 ``necro_env/Necromunda-v0`` is registered on import. Heavy modules (numba
 engine, PettingZoo) load lazily, on first use of ``necromunda_v0``.
 """
-import hashlib
-import os
 from importlib import import_module
-from pathlib import Path
+
+from . import _numba_cache
 
 __version__ = "0.1.0"
 
-
-def _numba_cache_dir():
-    """Key numba's on-disk cache by a hash of the compiled sources.
-
-    numba re-checks only the file of the function it loads from cache, so an edit to a
-    callee in another module would leave stale machine code behind. A directory per
-    source hash makes every edit start from a clean cache. An explicit
-    NUMBA_CACHE_DIR is respected.
-    """
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return
-    here = Path(__file__).resolve().parent
-    h = hashlib.sha1()
-    for p in sorted([*here.glob("core/*.py"), *here.glob("rulesets/**/*.py")]):
-        text = p.read_bytes()
-        if b"njit" in text:  # only modules with compiled code matter
-            h.update(p.relative_to(here).as_posix().encode())
-            h.update(text)
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "necro_env" / "numba"
-    path = base / h.hexdigest()[:16]
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError:  # read-only home: fall back to numba's default (__pycache__ next to the sources)
-        return
-    import numba
-
-    numba.config.CACHE_DIR = str(path)
-
-
-_numba_cache_dir()
+_numba_cache.configure()
 
 GYM_ID = "necro_env/Necromunda-v0"
 

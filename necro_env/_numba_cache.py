@@ -1,0 +1,91 @@
+"""Where numba keeps compiled machine code (docs/testing.md, "numba cache").
+
+numba re-checks only the source file of the function it loads from its cache, so an
+edit to a callee in another module would leave stale machine code behind. We therefore
+key the cache folder by a hash of the compiled sources:
+
+- the *engine* (``core/`` and ``rulesets/``) compiles into ``<base>/<engine hash>``;
+- *leaf* modules (numba code that calls the engine but that the engine never imports:
+  ``necro_env/policies``, ``necro_env/batch``) decorate with :func:`leaf_njit`, which
+  compiles into ``<base>/<engine hash>-<leaf hash>``. Editing a policy then recompiles
+  the leaf functions only; the engine functions they call load from the engine cache.
+
+An explicit ``NUMBA_CACHE_DIR`` is respected for everything.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ENGINE_GLOBS = ("core/*.py", "rulesets/**/*.py")
+LEAF_GLOBS = ("policies/*.py", "batch/*.py")
+
+
+def _hash(globs) -> str:
+    h = hashlib.sha1()
+    for p in sorted(q for g in globs for q in HERE.glob(g)):
+        text = p.read_bytes()
+        if b"njit" in text:  # only modules with compiled code matter
+            h.update(p.relative_to(HERE).as_posix().encode())
+            h.update(text)
+    return h.hexdigest()[:16]
+
+
+def _base() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "necro_env" / "numba"
+
+
+def _ready(path: Path) -> str | None:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:  # read-only home: fall back to numba's default (__pycache__ next to the sources)
+        return None
+    return str(path)
+
+
+def engine_cache_dir() -> str | None:
+    return _ready(_base() / _hash(ENGINE_GLOBS))
+
+
+_LEAF_DIR: list = []
+
+
+def leaf_cache_dir() -> str | None:
+    if not _LEAF_DIR:
+        _LEAF_DIR.append(_ready(_base() / f"{_hash(ENGINE_GLOBS)}-{_hash(LEAF_GLOBS)}"))
+    return _LEAF_DIR[0]
+
+
+def configure() -> None:
+    """Point numba at the engine cache folder (called when necro_env is imported)."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    path = engine_cache_dir()
+    if path is not None:
+        import numba
+
+        numba.config.CACHE_DIR = path
+
+
+def leaf_njit(fn=None, **options):
+    """``numba.njit(cache=True, **options)`` with the cache in the leaf folder.
+
+    numba fixes a function's cache location when it is decorated, so the folder is
+    switched for the decoration only. Import the engine modules a leaf calls before
+    decorating (ordinary top-of-file imports do this).
+    """
+    import numba
+
+    def deco(f):
+        if os.environ.get("NUMBA_CACHE_DIR") or leaf_cache_dir() is None:
+            return numba.njit(cache=True, **options)(f)
+        old = numba.config.CACHE_DIR
+        numba.config.CACHE_DIR = leaf_cache_dir()
+        try:
+            return numba.njit(cache=True, **options)(f)
+        finally:
+            numba.config.CACHE_DIR = old
+
+    return deco(fn) if fn is not None else deco
