@@ -1,0 +1,197 @@
+"""The replay file: JSON Lines, one JSON object per line (docs/replays.md).
+
+::
+
+    {"type": "header", "format": "necro_env-replay", "version": 1, "env_version": ..., "ruleset": {...},
+     "hashes": {"weapons": ..., "armour": ..., "board": ..., "gangs": [...]}, "config": {...}, "seed": ...,
+     "names": {...}}
+    {"type": "reset", "round": 1, "events": [[kind, actor, target, a, b, c, d, e], ...], "state": "<hash>"}
+    {"type": "step", "i": 0, "gang": 0, "action": 17, "round": 1, "events": [...], "state": "<hash>"}
+    ...
+    {"type": "end", "steps": 123, "done": true, "winner": 1, "truncated": false, "illegal": false}
+
+``read_replay(path)`` checks every line and raises ``ReplayError`` naming the line and the field
+for a corrupt, truncated or version-mismatched file.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+FORMAT_NAME = "necro_env-replay"
+FORMAT_VERSION = 1
+EVENT_WIDTH = 8
+
+
+class ReplayError(Exception):
+    """A replay file that cannot be used. ``line`` is 1-based (None: the whole file)."""
+
+    def __init__(self, path, line, field_name, message):
+        self.path, self.line, self.field, self.message = str(path), line, field_name, message
+        where = f"line {line}" if line is not None else "file"
+        fld = f", field '{field_name}'" if field_name else ""
+        super().__init__(f"{path}: {where}{fld}: {message}")
+
+
+@dataclass
+class Replay:
+    path: str
+    header: dict
+    reset: dict
+    steps: list = field(default_factory=list)
+    end: dict | None = None
+
+
+# ---------------------------------------------------------------------------- hashes
+def _sha(*parts) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        if isinstance(p, np.ndarray):
+            h.update(str(p.dtype).encode() + str(p.shape).encode())
+            h.update(np.ascontiguousarray(p).tobytes())
+        else:
+            h.update(repr(p).encode())
+        h.update(b"|")
+    return h.hexdigest()[:16]
+
+
+def data_hashes(game) -> dict:
+    """Content hashes of the data a game was built from (weapons, armour, board, each gang)."""
+    from ..render.rgb import height_map
+
+    b = game.board
+    hm = height_map(game)
+    gangs = []
+    for g in game.gangs:
+        parts = [g.name, g.house]
+        for f in g.fighters:
+            parts += [f.name, f.type_name, int(f.role), np.asarray(f.chars, np.int32), tuple(int(w) for w in f.weapons),
+                      int(f.armour), bool(f.bodyglove), bool(f.field_armour), int(f.group_activation),
+                      int(f.gang_hierarchy)]
+        gangs.append(_sha(*parts))
+    return {
+        "weapons": _sha(tuple(game.weapons.names), np.asarray(game.weapons.profiles)),
+        "armour": _sha(tuple(game.armours.names), np.asarray(game.armours.table)),
+        "board": _sha(b.name, np.asarray(b.terrain), np.asarray(b.doors), np.asarray(b.terminals),
+                      np.asarray(b.ductways), np.asarray(b.caskets), np.asarray(b.deploy),
+                      np.asarray(hm) if hm is not None else None),
+        "gangs": gangs,
+    }
+
+
+def ruleset_code_hash() -> str:
+    """Hash of the ruleset and core sources (a differing hash is reported, the events decide)."""
+    root = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256()
+    for p in sorted(list((root / "core").glob("*.py")) + list((root / "rulesets").rglob("*.py"))):
+        h.update(p.relative_to(root).as_posix().encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def state_hash(game) -> str:
+    """Hash of a game's state arrays (all but the event buffer and the dice script)."""
+    s = game.state
+    return _sha(s.g, s.gang, s.fi, s.wp, s.door, s.casket, s.queue, s.rng)
+
+
+def event_rows(game) -> list:
+    from ..rulesets.necromunda.state import G_EVN, G_EVOVF
+
+    if int(game.state.g[0, G_EVOVF]):
+        raise RuntimeError("event buffer overflowed during the last step: the replay would be incomplete")
+    return game.state.ev[0, :int(game.state.g[0, G_EVN])].tolist()
+
+
+# ---------------------------------------------------------------------------- reading
+_HEADER_FIELDS = {"format": str, "version": int, "env_version": str, "ruleset": dict, "hashes": dict,
+                  "config": dict, "seed": int, "names": dict}
+_STEP_FIELDS = {"i": int, "gang": int, "action": int, "round": int, "events": list, "state": str}
+_RESET_FIELDS = {"round": int, "events": list, "state": str}
+_END_FIELDS = {"steps": int, "done": bool, "winner": int, "truncated": bool, "illegal": bool}
+
+
+def _check_fields(path, n, obj, spec):
+    for name, typ in spec.items():
+        if name not in obj:
+            raise ReplayError(path, n, name, "missing")
+        v = obj[name]
+        ok = isinstance(v, typ) and not (typ is int and isinstance(v, bool))
+        if not ok:
+            raise ReplayError(path, n, name, f"expected {typ.__name__}, got {type(v).__name__} {v!r:.60}")
+
+
+def _check_events(path, n, events):
+    for k, row in enumerate(events):
+        if (not isinstance(row, list) or len(row) != EVENT_WIDTH
+                or not all(isinstance(x, int) and not isinstance(x, bool) and -32768 <= x <= 32767 for x in row)):
+            raise ReplayError(path, n, f"events[{k}]", f"an event is a list of {EVENT_WIDTH} int16 values, got {row!r:.80}")
+
+
+def read_replay(path) -> Replay:
+    """Parse and check a replay file (no engine needed)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ReplayError(path, None, None, "no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReplayError(path, None, None, f"cannot read: {exc}") from None
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if not text.strip():
+        raise ReplayError(path, None, None, "empty file (no header line)")
+    objs = []
+    for n, line in enumerate(lines, 1):
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ReplayError(path, n, None, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+        if not isinstance(obj, dict):
+            raise ReplayError(path, n, None, f"expected a JSON object, got {type(obj).__name__}")
+        if "type" not in obj:
+            raise ReplayError(path, n, "type", "missing")
+        objs.append(obj)
+    head = objs[0]
+    if head.get("type") != "header" or head.get("format") != FORMAT_NAME:
+        raise ReplayError(path, 1, "format", f"not a necro_env replay (expected a header with format "
+                                             f"{FORMAT_NAME!r}, got type={head.get('type')!r}, "
+                                             f"format={head.get('format')!r})")
+    if head.get("version") != FORMAT_VERSION:
+        raise ReplayError(path, 1, "version", f"replay format version {head.get('version')!r}; this necro_env "
+                                              f"reads version {FORMAT_VERSION}")
+    _check_fields(path, 1, head, _HEADER_FIELDS)
+    if len(objs) < 2 or objs[1].get("type") != "reset":
+        raise ReplayError(path, 2, "type",
+                          "truncated: the reset record (line 2) is missing" if len(objs) < 2
+                          else f"expected the reset record, got type={objs[1].get('type')!r}")
+    _check_fields(path, 2, objs[1], _RESET_FIELDS)
+    _check_events(path, 2, objs[1]["events"])
+    rep = Replay(str(path), head, objs[1])
+    for n, obj in enumerate(objs[2:], 3):
+        t = obj["type"]
+        if rep.end is not None:
+            raise ReplayError(path, n, "type", f"a {t!r} record after the end record")
+        if t == "step":
+            _check_fields(path, n, obj, _STEP_FIELDS)
+            if obj["i"] != len(rep.steps):
+                raise ReplayError(path, n, "i", f"step {obj['i']} out of sequence: expected step {len(rep.steps)}")
+            _check_events(path, n, obj["events"])
+            rep.steps.append(obj)
+        elif t == "end":
+            _check_fields(path, n, obj, _END_FIELDS)
+            if obj["steps"] != len(rep.steps):
+                raise ReplayError(path, n, "steps", f"the end record counts {obj['steps']} steps, the file holds "
+                                                    f"{len(rep.steps)}")
+            rep.end = obj
+        else:
+            raise ReplayError(path, n, "type", f"unknown record type {t!r} (allowed: step, end)")
+    if rep.end is None:
+        raise ReplayError(path, len(objs), None, f"truncated: the file ends after line {len(objs)} "
+                                                 f"(step {len(rep.steps) - 1}) without the end record")
+    return rep

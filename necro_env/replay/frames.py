@@ -1,0 +1,113 @@
+"""Frames of a replay: the board once, then per step what the viewer and the GIF draw.
+
+``replay_data(rep)`` re-simulates the replay (checking every event, as ``verify``) and returns a
+JSON-ready dict: board (terrain rows, doors, ductways, terminals, optional heights), fighters
+(names, gang, map letter, weapons) and ``frames`` (round, status, fighter rows, weapon flags, door
+and casket states, the battle-log lines of the step and its marks: movement, lines of fire, areas).
+"""
+from __future__ import annotations
+
+from ..core.terrain import TER_DOOR, TER_OBSTACLE, TER_WALL
+from ..envs.render_text import fighter_symbol
+from ..render.battlelog import LogNames, log_lines
+from ..rulesets.necromunda.constants import CH_W
+from ..render.rgb import (
+    CONDITION_COLOURS, FEATURE_GLYPHS, FEATURE_NAMES, GANG_COLOURS, board_array, condition_bits, conditions_of,
+    event_marks, height_map, status_text,
+)
+from ..core import terrain as TERRAIN
+from ..rulesets.necromunda.state import (
+    CK_STATE, CK_X, CK_Y, DR_STATE, FI_BROKEN, FI_CH, FI_FACING, FI_FLESH, FI_POSTURE, FI_READY, FI_STATE,
+    FI_WOUNDS, FI_X, FI_Y, G_ACTIVE, WP_DEAD, WP_ID, WP_JAMMED, WP_OOA,
+)
+from .verify import simulate
+
+_TER_CHAR = {TER_WALL: "#", TER_OBSTACLE: "o", TER_DOOR: "+"}
+
+
+def _hex(c):
+    return "#%02x%02x%02x" % c
+
+
+def board_data(game):
+    st = game.static
+    h, w = st.terrain.shape
+    hm = height_map(game)
+    feats = board_array(game, FEATURE_NAMES)
+    glyphs = [(getattr(TERRAIN, n), g) for n, g in FEATURE_GLYPHS if hasattr(TERRAIN, n)]
+    return {
+        "features": ([["".join(g for bit, g in glyphs if int(v) & bit) for v in row] for row in feats]
+                     if feats is not None and feats.any() else None),
+        "width": int(w), "height": int(h), "name": game.board.name,
+        "terrain": ["".join(_TER_CHAR.get(int(v), ".") for v in row) for row in st.terrain],
+        "heights": hm.astype(int).tolist() if hm is not None else None,
+        "doors": st.door_xy.astype(int).tolist(),
+        "ducts": st.duct.astype(int).tolist(),
+        "terminals": [[int(x), int(y)] for x, y, _ in st.term],
+    }
+
+
+def fighters_data(game, names: LogNames):
+    out = []
+    mf = game.dims.max_fighters
+    fi = game.state.fi[0]
+    for f in range(fi.shape[0]):
+        g, i = divmod(f, mf)
+        nm = game.fighter_names[g][i] if i < len(game.fighter_names[g]) else None
+        weapons = [game.weapons.names[int(x)] for x in game.state.wp[0, f, :, WP_ID] if x >= 0]
+        out.append({"name": nm, "gang": g, "slot": i, "symbol": fighter_symbol(g, i), "weapons": weapons,
+                    "wounds": int(fi[f, FI_CH + CH_W])})
+    return out
+
+
+def frame_data(game, rec, names: LogNames):
+    s = game.state
+    fi = s.fi[0]
+    rows = rec["events"]
+    xy = [(int(fi[f, FI_X]), int(fi[f, FI_Y])) for f in range(fi.shape[0])]
+    wp = []
+    for f in range(fi.shape[0]):
+        flags = []
+        for j in range(s.wp.shape[2]):
+            if int(s.wp[0, f, j, WP_ID]) < 0:
+                continue
+            flags.append(2 if s.wp[0, f, j, WP_DEAD] & WP_JAMMED else (1 if s.wp[0, f, j, WP_OOA] else 0))
+        wp.append(flags)
+    return {
+        "round": int(rec["round"]),
+        "status": status_text(game, names.gangs),
+        "gang": rec.get("gang", -1),
+        "active": int(s.g[0, G_ACTIVE]),
+        "fi": [[int(fi[f, c]) for c in (FI_X, FI_Y, FI_FACING, FI_POSTURE, FI_WOUNDS, FI_FLESH, FI_STATE, FI_READY,
+                                        FI_BROKEN)] for f in range(fi.shape[0])],
+        "wp": wp,
+        "cond": [conditions_of(game, f) for f in range(fi.shape[0])],
+        "doors": [int(v) for v in s.door[0, :len(game.static.door_xy), DR_STATE]],
+        "caskets": [[int(s.casket[0, k, CK_X]), int(s.casket[0, k, CK_Y]), int(s.casket[0, k, CK_STATE])]
+                    for k in range(s.casket.shape[1])],
+        "log": log_lines(rows, names, int(rec["round"]), game.dims.n_gangs),
+        "marks": [list(m) for m in event_marks(rows, xy, game.dims.width, game.dims.height, game)],
+    }
+
+
+def replay_data(rep, max_steps=None):
+    """The viewer's data for a parsed replay (re-simulated and checked)."""
+    names = LogNames.from_dict(rep.header["names"])
+    frames = []
+    game = None
+    for game, rec in simulate(rep):
+        if not frames:
+            board = board_data(game)
+            fighters = fighters_data(game, names)
+        frames.append(frame_data(game, rec, names))
+        if max_steps is not None and len(frames) > max_steps:
+            break
+    return {
+        "title": f"{board['name']}: {' vs '.join(names.gangs)} (seed {rep.header['seed']})",
+        "board": board, "fighters": fighters, "gangs": names.gangs,
+        "colours": [_hex(GANG_COLOURS[i % len(GANG_COLOURS)]) for i in range(len(names.gangs))],
+        "conditions": [name for name, _ in condition_bits()],
+        "condition_colours": [_hex(CONDITION_COLOURS[k % len(CONDITION_COLOURS)])
+                              for k in range(len(condition_bits()))],
+        "frames": frames,
+    }

@@ -1,0 +1,32 @@
+"""``necro-replay gif``: an animated GIF of a replay (Pillow), one frame per step."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..render.rgb import render_image
+from .format import read_replay
+from .verify import simulate
+
+
+def write_gif(path, out, cell: int = 12, ms: int = 250, every: int = 1, max_steps=None) -> Path:
+    """Re-simulate replay ``path`` (checking it) and write every ``every``-th step to ``out``.
+
+    ``cell`` pixels per board cell, ``ms`` per frame; ``max_steps`` stops early. The last frame
+    stays three times as long.
+    """
+    rep = read_replay(path)
+    names = rep.header["names"]["gangs"]
+    frames = []
+    n = len(rep.steps)
+    for k, (game, _) in enumerate(simulate(rep)):
+        last = k == n or (max_steps is not None and k >= max_steps)
+        if k % every == 0 or last:
+            frames.append(render_image(game, cell, names).quantize(colors=64, dither=0))
+        if last:
+            break
+    out = Path(out)
+    durations = [ms] * len(frames)
+    durations[-1] = ms * 3
+    frames[0].save(out, save_all=True, append_images=frames[1:], duration=durations, loop=0, optimize=True,
+                   disposal=1)
+    return out

@@ -1,0 +1,218 @@
+"""Writing replays: ``Recorder`` (used by the env's ``record_replay`` option) and ``record``.
+
+A ``Recorder`` wraps one ``Game``: ``start(seed)`` after ``game.reset(seed)`` writes the header and
+the reset record, ``step(index, gang, round_)`` after each ``game.step`` writes the step's events,
+``finish()`` writes the end record and closes the file.
+"""
+from __future__ import annotations
+
+import inspect
+import json
+from pathlib import Path
+
+import numpy as np
+
+from .. import __version__
+from ..render.battlelog import LogNames
+from .format import FORMAT_NAME, FORMAT_VERSION, data_hashes, event_rows, ruleset_code_hash, state_hash
+
+
+def _portable(v):
+    """A config value as JSON: paths as strings (relative to the config root when inside it), specs by source."""
+    from ..config import config_root
+
+    if v is None or isinstance(v, (bool, int, float, str)):
+        if isinstance(v, str):
+            try:
+                return str(Path(v).resolve().relative_to(config_root().resolve())) if Path(v).is_absolute() else v
+            except ValueError:
+                return v
+        return v
+    if isinstance(v, Path):
+        return _portable(str(v))
+    if isinstance(v, (list, tuple)):
+        return [_portable(x) for x in v]
+    src = getattr(v, "source", None)
+    if isinstance(src, str) and src:
+        return _portable(src)
+    raise TypeError(f"cannot record config value {v!r} in a replay (use file paths)")
+
+
+def game_config(**kwargs) -> dict:
+    """The ``build_game`` arguments of a game as JSON (only those ``build_game`` accepts)."""
+    from ..envs.necromunda_env import build_game
+
+    allowed = inspect.signature(build_game).parameters
+    return {k: _portable(v) for k, v in kwargs.items() if k in allowed}
+
+
+class Recorder:
+    """Writes one game to a JSON Lines replay file."""
+
+    def __init__(self, path, game, config: dict, agent_names=None):
+        self.path = Path(path)
+        self.game = game
+        self.config = config
+        self.agent_names = agent_names
+        self._fh = None
+        self.n = 0
+
+    def _write(self, obj):
+        self._fh.write(json.dumps(obj, separators=(",", ":")) + "\n")
+
+    def start(self, seed: int):
+        """Call right after ``game.reset(seed)``."""
+        self.close()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fh = open(self.path, "w", encoding="utf-8")
+        self.n = 0
+        g = self.game
+        self._write({
+            "type": "header", "format": FORMAT_NAME, "version": FORMAT_VERSION, "env_version": __version__,
+            "ruleset": {"name": "necromunda", "code": ruleset_code_hash()},
+            "hashes": data_hashes(g), "config": self.config, "seed": int(seed),
+            "names": LogNames.from_game(g, self.agent_names).to_dict(),
+        })
+        self._write({"type": "reset", "round": g.round, "events": event_rows(g), "state": state_hash(g)})
+
+    def step(self, index: int, gang: int, round_: int):
+        """Call right after ``game.step(index)``; ``gang`` decided, ``round_`` is the round before the step."""
+        if self._fh is None:
+            return
+        g = self.game
+        self._write({"type": "step", "i": self.n, "gang": int(gang), "action": int(index), "round": int(round_),
+                     "events": event_rows(g), "state": state_hash(g)})
+        self.n += 1
+        if g.done:
+            self.finish()
+
+    def finish(self, illegal: bool = False):
+        """Write the end record (the game may be unfinished) and close the file."""
+        if self._fh is None:
+            return
+        g = self.game
+        self._write({"type": "end", "steps": self.n, "done": bool(g.done), "winner": int(g.winner) if g.done else -1,
+                     "truncated": bool(g.truncated), "illegal": bool(illegal)})
+        self.close()
+
+    def close(self):
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+    @property
+    def active(self):
+        return self._fh is not None
+
+
+def random_policy(game, rng):
+    """Uniformly random legal action (the default policy of ``record``)."""
+    return int(rng.choice(game.legal_actions()))
+
+
+def closing_policy(game, rng):
+    """A simple demo player (not a baseline): Coup de Grace > Fight > Charge > Shoot > the move that
+    ends closest to an enemy; otherwise a random legal action. Games with it show combat quickly."""
+    from ..rulesets.necromunda import codec as C
+    from ..rulesets.necromunda.state import FI_STATE, FI_X, FI_Y, FS_ON, G_ACTIVE
+
+    legal = game.legal_actions()
+    fi = game.state.fi[0]
+    mf, w = game.dims.max_fighters, game.dims.width
+    me = game.current_gang
+    enemies = [(int(fi[f, FI_X]), int(fi[f, FI_Y])) for f in range(fi.shape[0])
+               if fi[f, FI_STATE] == FS_ON and f // mf != me]
+    active = int(game.state.g[0, G_ACTIVE])
+    rank = {C.A_COUP: 0, C.A_FIGHT: 1, C.A_CHARGE: 2, C.A_SHOOT: 3}
+    best, best_key = [], None
+    for a in legal:
+        kind, p1, _ = C.decode(game.layout, game.dims.n_fighters, int(a))
+        if kind in rank:
+            key = (rank[kind], 0)
+        elif kind == C.A_MOVE and enemies and active >= 0:
+            x, y = int(p1) % w, int(p1) // w
+            ax, ay = int(fi[active, FI_X]), int(fi[active, FI_Y])
+            now = min(max(abs(ex - ax), abs(ey - ay)) for ex, ey in enemies)
+            d = min(max(abs(ex - x), abs(ey - y)) for ex, ey in enemies)
+            key = (4, d) if d < now else None
+        else:
+            key = None
+        if key is None:
+            continue
+        if best_key is None or key < best_key:
+            best, best_key = [int(a)], key
+        elif key == best_key:
+            best.append(int(a))
+    return int(rng.choice(best)) if best else int(rng.choice(legal))
+
+
+POLICIES = {"random": random_policy, "closing": closing_policy}
+
+
+def record(path, seed: int = 0, policy=None, policy_seed=None, max_steps=None, **config):
+    """Play one game and write its replay to ``path``; returns the path.
+
+    ``config`` are ``build_game`` arguments (scenario, board, gangs, num_gangs, round_limit, ...);
+    ``policy(game, rng) -> index`` picks every decision (default: uniformly random legal actions,
+    drawn from ``numpy.random.default_rng(policy_seed if given else seed)``). ``max_steps`` stops
+    early (the replay then holds an unfinished game).
+    """
+    from ..envs.necromunda_env import build_game
+
+    cfg = game_config(**config)
+    game = build_game(**config)
+    game.reset(int(seed))
+    rng = np.random.default_rng(seed if policy_seed is None else policy_seed)
+    policy = policy or random_policy
+    rec = Recorder(path, game, cfg)
+    rec.start(seed)
+    n = 0
+    while not game.done and (max_steps is None or n < max_steps):
+        gang, rnd = game.current_gang, game.round
+        idx = policy(game, rng)
+        game.step(idx)
+        rec.step(idx, gang, rnd)
+        n += 1
+    rec.finish()
+    return Path(path)
+
+
+class EnvRecorder:
+    """The env's ``record_replay`` option: one replay per game (``reset`` to the game's end or ``close``).
+
+    ``target`` is a file path ending in ``.jsonl`` (each game overwrites it, unless the name holds
+    ``{episode}`` or ``{seed}``, which are filled in), or a directory (one file
+    ``game_<episode>_seed<seed>.jsonl`` per game).
+    """
+
+    def __init__(self, target, game, options: dict):
+        self.target = str(target)
+        self.game = game
+        self.config = game_config(**{k: v for k, v in options.items() if v is not None})
+        self.episode = 0
+        self.rec = None
+        self.last_path = None
+
+    def path_for(self, seed) -> Path:
+        t = self.target
+        if "{" in t:
+            return Path(t.format(episode=self.episode, seed=seed))
+        if t.endswith(".jsonl"):
+            return Path(t)
+        return Path(t) / f"game_{self.episode:05d}_seed{seed}.jsonl"
+
+    def start(self, seed, agent_names=None):
+        self.finish()
+        self.last_path = self.path_for(seed)
+        self.rec = Recorder(self.last_path, self.game, self.config, agent_names)
+        self.rec.start(seed)
+        self.episode += 1
+
+    def step(self, index, gang, round_):
+        if self.rec is not None:
+            self.rec.step(index, gang, round_)
+
+    def finish(self, illegal=False):
+        if self.rec is not None:
+            self.rec.finish(illegal=illegal)
+            self.rec = None
