@@ -19,8 +19,8 @@ from ...core.terrain import FACING_NAMES
 from . import codec as C
 from .codec import Action, Dims, make_layout
 from .constants import CH_W, NCH
+from .deploy import reset_game
 from .engine import advance, begin, start_activation, step as _step
-from .movement import facing_towards
 from .events import EVENT_FIELDS, EVENT_NAMES
 from .state import (
     CK_STATE, CK_X, CK_Y, DK_NAMES, DR_STATE, DR_WOUNDS, FI_ARMOUR, FI_BODYGLOVE, FI_BROKEN, FI_CH, FI_FACING,
@@ -121,6 +121,7 @@ class Game:
         self.mask = np.zeros((1, self.n_actions), np.bool_)
         self.fighter_names = [[f.name for f in g.fighters] for g in self.gangs]
         self._type_names: list[str] = []
+        self._template = None
 
     # ------------------------------------------------------------------ set-up
     def _clear(self, seed):
@@ -173,23 +174,28 @@ class Game:
             s.wp[0, f, j, WP_ID] = wid
         return f
 
+    def template(self):
+        """The seed-independent start state (a batch of one): fighters, weapons, doors and
+        caskets set up, nobody placed yet. ``deploy.reset_game`` turns it into a deployed
+        game for a seed; the batched core (``necro_env.batch``) uses the same template."""
+        if self._template is None:
+            for g, gang in enumerate(self.gangs):
+                zone = int(np.count_nonzero(self.board.deploy == g))
+                if zone < len(gang.fighters):
+                    raise ValueError(f"board {self.board.name}: deployment zone {g} has {zone} cells, "
+                                     f"gang {gang.name} needs {len(gang.fighters)}")
+            self._clear(0)
+            for g, gang in enumerate(self.gangs):
+                for i, spec in enumerate(gang.fighters):
+                    self._put_fighter(g, i, spec, 0, 0, 0)
+            self._template = clone_state(self.state)
+        return self._template
+
     def reset(self, seed: int = 0):
-        """Deploy both gangs at random in their zones (seeded) and run to the first decision."""
-        self._clear(seed)
-        rng = np.random.Generator(np.random.PCG64(seed))
-        h, w = self.board.height, self.board.width
-        for g, gang in enumerate(self.gangs):
-            zone = np.argwhere(self.board.deploy == g)  # rows of (y, x)
-            if len(zone) < len(gang.fighters):
-                raise ValueError(f"board {self.board.name}: deployment zone {g} has {len(zone)} cells, "
-                                 f"gang {gang.name} needs {len(gang.fighters)}")
-            pick = rng.choice(len(zone), size=len(gang.fighters), replace=False)
-            cy, cx = h / 2.0, w / 2.0
-            for i, (spec, zi) in enumerate(zip(gang.fighters, pick)):
-                y, x = (int(v) for v in zone[zi])
-                facing = int(facing_towards(int(round(cx - x - 0.5)), int(round(cy - y - 0.5))))
-                self._put_fighter(g, i, spec, x, y, facing)
-        begin(self.state, self.static, 0, self.layout, self.mask)
+        """Deploy the gangs at random in their zones (the game's own seeded generator,
+        ``deploy.reset_game``) and run to the first decision."""
+        reset_game(self.state, self.static, 0, self.layout, self.mask, self.template(),
+                   np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF))
         return self
 
     def setup(self, placements, *, seed: int = 0, start: bool = True):

@@ -1,0 +1,122 @@
+"""The batched core: B independent Necromunda games advanced by one compiled call.
+
+``BatchedGames`` owns the arrays (``State`` with a leading batch axis, the ``[B, n_actions]``
+mask, per-slot episode seeds and player PRNGs) and calls the kernels of
+``necro_env.batch.kernels`` (numba, ``prange`` over games; the thread count is numba's,
+``numba.set_num_threads``). ``necro_env.envs.vector_env`` builds the SB3 vector env on it.
+
+Seeds: slot ``b`` starts with game seed ``seed + b`` (SB3's convention for ``VecEnv.seed``),
+and its later episodes follow the slot's own seed stream (``kernels.next_seed``), so a game
+seed gives the same game as ``Game.reset(seed)``, whatever the batch size.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.rng import seed_game
+from ..rulesets.necromunda.state import State
+from . import kernels as K
+
+MASK64 = 0xFFFFFFFFFFFFFFFF
+
+
+def splitmix64(z: int) -> int:
+    """Python twin of ``kernels.splitmix64`` (seeds the players' generators)."""
+    z &= MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def episode_seeds(first_seed: int, n: int) -> list[int]:
+    """The first ``n`` game seeds of a slot whose first seed is ``first_seed``."""
+    out, s = [], first_seed & MASK64
+    for _ in range(n):
+        out.append(s)
+        s = splitmix64((s + 0x9E3779B97F4A7C15) & MASK64)
+    return out
+
+
+def alloc_like(state: State, batch: int) -> State:
+    """A zeroed batch of ``batch`` games with the per-game shapes of ``state``."""
+    return State(*(np.zeros((batch,) + a.shape[1:], a.dtype) for a in state))
+
+
+def policy_id(policy) -> int:
+    if isinstance(policy, (int, np.integer)):
+        if int(policy) not in K.POLICY_NAMES.values():
+            raise ValueError(f"unknown policy id {policy}; allowed: {sorted(K.POLICY_NAMES.values())}")
+        return int(policy)
+    try:
+        return K.POLICY_NAMES[policy]
+    except KeyError:
+        raise ValueError(f"unknown policy {policy!r}; allowed: {', '.join(K.POLICY_NAMES)}") from None
+
+
+class BatchedGames:
+    """B games of one ``Game`` set-up (board, gangs, limits), stepped together.
+
+    game: a ``Game`` (its template, static tables and codec are shared by every slot).
+    batch_size: B. seed: slot b's first game seed is ``seed + b``.
+    """
+
+    def __init__(self, game, batch_size: int, seed: int = 0):
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+        self.game = game
+        self.batch_size = int(batch_size)
+        self.template = game.template()
+        self.static = game.static
+        self.layout = game.layout
+        self.n_actions = game.n_actions
+        self.n_gangs = game.dims.n_gangs
+        self.state = alloc_like(game.state, self.batch_size)
+        self.mask = np.zeros((self.batch_size, self.n_actions), np.bool_)
+        self.eseed = np.zeros(self.batch_size, np.uint64)
+        self.prng = np.zeros((self.batch_size, 2), np.uint64)
+        self.seed(seed)
+
+    def seed(self, seed: int = 0):
+        """Slot b: first game seed ``seed + b``; players' PRNG seeded from (seed, b)."""
+        seed = int(seed)
+        for b in range(self.batch_size):
+            self.eseed[b] = np.uint64((seed + b) & MASK64)
+            seed_game(self.prng, b, np.uint64(splitmix64((seed + b) ^ 0x5EED5EED5EED5EED)))
+
+    def reset(self, seed: int | None = None):
+        """(Re)start every slot with its next game seed (after ``seed(seed)`` if given)."""
+        if seed is not None:
+            self.seed(seed)
+        K.reset_batch(self.state, self.static, self.layout, self.mask, self.template, self.eseed)
+        return self
+
+    def step(self, actions):
+        """Apply one legal action per game (the gang deciding in each). Returns (rewards for
+        the gang that acted, dones, truncated, winners); finished games are auto-reset."""
+        a = np.ascontiguousarray(actions, np.int64)
+        if a.shape != (self.batch_size,):
+            raise ValueError(f"actions must have shape ({self.batch_size},), got {a.shape}")
+        bad = ~self.mask[np.arange(self.batch_size), np.clip(a, 0, self.n_actions - 1)] | (a < 0) \
+            | (a >= self.n_actions)
+        if bad.any():
+            from ..rulesets.necromunda.game import IllegalActionError
+            b = int(np.flatnonzero(bad)[0])
+            raise IllegalActionError(int(a[b]), f"not legal in game {b} of the batch (masked)")
+        r = np.zeros(self.batch_size, np.float32)
+        d = np.zeros(self.batch_size, np.bool_)
+        t = np.zeros(self.batch_size, np.bool_)
+        w = np.zeros(self.batch_size, np.int32)
+        K.step_batch(self.state, self.static, self.layout, self.mask, self.template, self.eseed, a, r, d, t, w)
+        return r, d, t, w
+
+    def play(self, n_decisions: int, policy="random", counts=None):
+        """Every game takes ``n_decisions`` decisions with a compiled policy for all gangs.
+        Returns counts [B, 2] (decisions, finished games)."""
+        pid = policy_id(policy)
+        if pid == K.POLICY_EXTERNAL:
+            raise ValueError("play needs a compiled policy (random, gunline, aggressor), not 'external'")
+        if counts is None:
+            counts = np.zeros((self.batch_size, 2), np.int64)
+        K.play_batch(self.state, self.static, self.layout, self.mask, self.template, self.eseed, self.prng,
+                     pid, int(n_decisions), counts)
+        return counts

@@ -1,0 +1,109 @@
+"""The SB3 vector env over the batched core (necro_env/envs/vector_env.py)."""
+import numpy as np
+import pytest
+
+from necro_env.batch import kernels as K
+from necro_env.core.rng import seed_game
+from necro_env.envs.encoders import GLOBAL_FEATURES
+from necro_env.envs.vector_env import NecromundaVecEnv
+from necro_env.rulesets.necromunda.game import IllegalActionError
+from necro_env.rulesets.necromunda.state import G_DGANG
+
+MY = [n for n, _, _ in GLOBAL_FEATURES].index("my_decision")
+OVER = [n for n, _, _ in GLOBAL_FEATURES].index("game_over")
+
+
+def _random_actions(env, prng):
+    c = env.core
+    out = np.zeros(env.num_envs, np.int64)
+    K.sample_policy(c.state, c.static, c.layout, c.mask, prng, K.POLICY_RANDOM, out)
+    return out
+
+
+def _prng(n, seed):
+    p = np.zeros((n, 2), np.uint64)
+    for b in range(n):
+        seed_game(p, b, np.uint64(seed + b))
+    return p
+
+
+def _run(env, steps, seed=0):
+    prng = _prng(env.num_envs, seed)
+    obs = env.reset()
+    trace = [obs]
+    finished = []
+    for _ in range(steps):
+        obs, r, d, infos = env.step(_random_actions(env, prng))
+        trace.append((obs, r, d))
+        assert env.observation_space["fighters"].shape == obs["fighters"].shape[1:]
+        # every game waits on the learner, whose mask is its own and non-empty
+        assert (env.core.state.g[:, G_DGANG] == env.side).all()
+        assert env.action_masks().any(axis=1).all()
+        assert obs["globals"][:, MY].min() == 1.0  # my_decision: the learner always decides
+        for i in np.flatnonzero(d):
+            info = infos[i]
+            assert r[i] in (-1.0, 0.0, 1.0)
+            assert info["episode"]["r"] == r[i] and info["episode"]["l"] > 0
+            assert info["terminal_observation"]["globals"][OVER] == 1.0  # game_over in the final obs
+            assert not info["TimeLimit.truncated"] or r[i] == 0.0  # the round limit is a draw
+            finished.append(r[i])
+        assert (r[~d] == 0).all()
+    return trace, finished
+
+
+def test_vec_env_plays_whole_games_with_masks_rewards_and_terminal_observations(game2):
+    env = NecromundaVecEnv(4, opponent="random", seed=5, game=game2)
+    assert env.observation_space.contains({k: v[0] for k, v in env.reset().items()})
+    _, finished = _run(env, 400)
+    assert len(finished) >= 2
+    sides = set()
+    for _ in range(3):
+        env.reset()
+        sides.update(env.side.tolist())
+    assert sides == {0, 1}  # the learner's side is drawn per episode
+
+
+def test_vec_env_is_deterministic_for_a_seed(game2):
+    a, _ = _run(NecromundaVecEnv(3, seed=9, game=game2), 30)
+    b, _ = _run(NecromundaVecEnv(3, seed=9, game=game2), 30)
+    for x, y in zip(a[1:], b[1:]):
+        for k in x[0]:
+            assert np.array_equal(x[0][k], y[0][k])
+        assert np.array_equal(x[1], y[1]) and np.array_equal(x[2], y[2])
+
+
+def test_neural_opponent_is_called_in_batches_for_the_waiting_games(game2):
+    calls = []
+
+    def opponent(obs, mask):
+        calls.append(mask.shape[0])
+        assert obs["fighters"].shape[0] == mask.shape[0]
+        assert (obs["globals"][:, MY] == 1.0).all()  # seen from the deciding (opponent) gang
+        return np.array([np.flatnonzero(m)[-1] for m in mask])
+
+    env = NecromundaVecEnv(4, opponent=opponent, seed=2, game=game2)
+    _run(env, 60)
+    assert calls and max(calls) > 1
+
+
+def test_illegal_learner_action_raises(game2):
+    env = NecromundaVecEnv(2, seed=0, game=game2)
+    env.reset()
+    bad = np.array([np.flatnonzero(m)[0] for m in env.action_masks()])
+    bad[1] = np.flatnonzero(~env.action_masks()[1])[0]
+    with pytest.raises(IllegalActionError, match="game 1"):
+        env.step(bad)
+
+
+def test_sb3_contrib_maskable_ppo_learns_a_few_steps(game2):
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+
+    env = NecromundaVecEnv(4, seed=0, game=game2)
+    assert is_masking_supported(env)
+    env.reset()
+    assert get_action_masks(env).shape == (4, env.n_actions)
+    model = MaskablePPO("MultiInputPolicy", env, n_steps=16, batch_size=32, n_epochs=1, seed=0,
+                        policy_kwargs={"net_arch": [32]})
+    model.learn(64)
+    assert model.num_timesteps >= 64
