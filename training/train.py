@@ -1,121 +1,228 @@
-"""Train a MaskablePPO agent against the random opponent and evaluate it (the README's main job).
+"""Train a MaskablePPO agent (sb3-contrib) against a chosen opponent from a YAML config.
 
-    python -m training.train [--config configs/training/default.yaml] [--timesteps N] [--name NAME]
+    necro-train [--config configs/training/default.yaml] [--opponent gunline] [--timesteps N]
+                [--name NAME] [--resume] [--eval-games N]
 
-Writes runs/<name>/: config.yaml (resolved), model.zip, monitor logs, eval.json and eval.md.
+The opponent is ``random``, ``gunline``, ``aggressor`` or a checkpoint .zip (config key
+``opponent``); rewards follow the config's ``reward`` section (necro_env/envs/rewards.py).
+Writes runs/<name>/: config.yaml (resolved), tb/ (TensorBoard), monitor/ (episode logs),
+checkpoints/step_<N>.zip + .meta.json every ``checkpoint_every`` steps and last.zip,
+progress.csv (periodic paired evaluation against the opponent), final.zip, eval.md /
+eval.csv / eval.json / eval.png (final paired evaluation against ``eval.opponents``),
+training_curve.png and final_game.json / final_game.log (one game of the final agent).
+``--resume`` continues from checkpoints/last.zip after an interruption, with the
+optimizer state and the step counter of the checkpoint.
 """
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
 
-import yaml
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def load_config(path: Path) -> dict:
-    """The validated config as a plain dict (a bad file raises ConfigError naming file and field)."""
-    from necro_env.config.training import load_training
-
-    return load_training(path).model_dump()
+from .common import (
+    DEFAULT_CONFIG, append_csv, build_game_for, has_progress_bar, load_config, make_vec_env, new_model,
+    prepare_run, read_csv, record_final_game, write_json,
+)
 
 
-def make_env(cfg: dict, rank: int):
-    def _thunk():
-        from stable_baselines3.common.monitor import Monitor
+def _callback_cls():
+    from stable_baselines3.common.callbacks import BaseCallback
 
-        from necro_env.envs.gym_wrapper import NecromundaGymEnv
+    class RunCallback(BaseCallback):
+        """Checkpoints (with metadata) and periodic paired evaluation against the training opponent."""
 
-        env = NecromundaGymEnv(scenario=cfg["scenario"], encoder=cfg["encoder"], learner=cfg.get("learner", 0))
-        env.reset(seed=cfg["seed"] * 1000 + rank)
-        return Monitor(env)
+        def __init__(self, cfg, run, game, log=print):
+            super().__init__()
+            self.cfg, self.run, self.game, self.say = cfg, run, game, log
+            self.ckpt_dir = run / "checkpoints"
+            self.next_ckpt = None
+            self.next_eval = None
+            self.t0 = time.time()
 
-    return _thunk
+        def _on_training_start(self):
+            n = self.model.num_timesteps
+            every = self.cfg["checkpoint_every"]
+            self.next_ckpt = (n // every + 1) * every
+            ev = self.cfg["eval"]["every"]
+            self.next_eval = (n // ev + 1) * ev if ev else None
+
+        def _on_step(self) -> bool:
+            n = self.model.num_timesteps
+            if n >= self.next_ckpt:
+                save(self.model, self.ckpt_dir, self.game, self.cfg, tag=f"step_{n}")
+                self.next_ckpt += self.cfg["checkpoint_every"]
+            if self.next_eval is not None and n >= self.next_eval:
+                row = periodic_eval(self.model, self.cfg, self.game, n, time.time() - self.t0)
+                append_csv(self.run / "progress.csv", row)
+                self.logger.record("eval/win_rate", row["win_rate"])
+                self.logger.record("eval/score", row["score"])
+                self.say(f"[train] {n} steps: vs {row['opponent']} {row['win']}-{row['draw']}-{row['loss']} "
+                         f"(win rate {row['win_rate']:.2f})")
+                self.next_eval += self.cfg["eval"]["every"]
+            return True
+
+    return RunCallback
 
 
-def evaluate(model, cfg: dict, games: int) -> dict:
-    """Paired games against the random opponent: each seed is played once from each side."""
-    from necro_env.envs.gym_wrapper import NecromundaGymEnv
+def save(model, ckpt_dir: Path, game, cfg, tag: str):
+    """checkpoints/<tag>.zip and checkpoints/last.zip, each with its metadata file."""
+    from agents.checkpoint import save_checkpoint
 
-    results = {"win": 0, "draw": 0, "loss": 0}
-    for i in range(games):
-        seed = 10_000 + i // 2
-        env = NecromundaGymEnv(scenario=cfg["scenario"], encoder=cfg["encoder"], learner=i % 2)
-        obs, _ = env.reset(seed=seed)
-        done = False
-        reward = 0.0
-        while not done:
-            action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
-            obs, reward, term, trunc, _ = env.step(int(action))
-            done = term or trunc
-        results["win" if reward > 0 else "loss" if reward < 0 else "draw"] += 1
-    n = max(1, games)
-    results["games"] = games
-    results["win_rate"] = results["win"] / n
-    return results
+    extra = {"run": cfg["name"], "opponent": cfg["opponent"], "reward": cfg["reward"]}
+    save_checkpoint(model, ckpt_dir / f"{tag}.zip", game, cfg["encoder"], extra)
+    return save_checkpoint(model, ckpt_dir / "last.zip", game, cfg["encoder"], extra)
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--config", type=Path, default=ROOT / "configs" / "training" / "default.yaml")
-    parser.add_argument("--timesteps", type=int, default=None, help="override total_timesteps")
-    parser.add_argument("--name", default=None, help="run name (default: the config's name)")
-    parser.add_argument("--eval-games", type=int, default=None)
-    args = parser.parse_args(argv)
+class ModelAgent:
+    """The model being trained as an Agent (deterministic masked argmax)."""
 
-    cfg = load_config(args.config)
-    if args.timesteps is not None:
-        cfg["total_timesteps"] = args.timesteps
-    if args.eval_games is not None:
-        cfg["eval"]["games"] = args.eval_games
-    name = args.name or cfg["name"]
-    run = ROOT / "runs" / name
-    run.mkdir(parents=True, exist_ok=True)
-    (run / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    name = "learner"
 
+    def __init__(self, model, encoder):
+        self.model, self.encoder = model, encoder
+
+    def reset(self, seed=None):
+        pass
+
+    def act(self, obs, mask, game=None):
+        a, _ = self.model.predict(obs, action_masks=mask, deterministic=True)
+        return int(a)
+
+
+def periodic_eval(model, cfg, game, timesteps, elapsed) -> dict:
+    from .common import make_opponent
+    from .evaluate import paired_match, summarize
+
+    opp = make_opponent(cfg["opponent"], seed=1, game=game)
+    pairs = max(1, cfg["eval"]["periodic_games"] // 2)
+    m = paired_match(game, ModelAgent(model, cfg["encoder"]), opp, pairs, seed0=500_000)
+    row = summarize("learner", cfg["opponent"], m)
+    return {"timesteps": timesteps, "seconds": round(elapsed, 1), "opponent": cfg["opponent"], "games": row["games"],
+            "win": row["win"], "draw": row["draw"], "loss": row["loss"], "win_rate": round(row["win_rate"], 4),
+            "score": round(row["score"], 4)}
+
+
+def training_curve(run: Path, out: Path | None = None, title: str | None = None):
+    """Plot the episode return (monitor logs, rolling mean) and the periodic evaluation win rate."""
+    import csv
+
+    import numpy as np
+
+    from .plots import line_chart
+
+    eps = []  # (wall time, return, length) over all envs
+    for f in sorted((run / "monitor").glob("*.monitor.csv")):
+        with f.open() as fh:
+            fh.readline()
+            for row in csv.DictReader(fh):
+                eps.append((float(row["t"]), float(row["r"]), int(row["l"])))
+    left = []
+    if eps:
+        eps.sort()
+        steps = np.cumsum([e[2] for e in eps])
+        r = np.array([e[1] for e in eps])
+        k = max(1, len(r) // 50)
+        roll = np.convolve(r, np.ones(k) / k, mode="valid")
+        left.append((f"episode return (mean of {k})", steps[k - 1:].tolist(), roll.tolist(), "line"))
+    prog = read_csv(run / "progress.csv")
+    right = []
+    if prog:
+        right.append((f"win rate vs {prog[0]['opponent']} (paired eval)", [int(p["timesteps"]) for p in prog],
+                      [float(p["win_rate"]) for p in prog], "both"))
+    return line_chart(out or run / "training_curve.png", left, title=title or f"MaskablePPO training: {run.name}",
+                      xlabel="learner steps", ylabel="return", right=right or None, ylabel_right="win rate",
+                      ylim_right=(0.0, 1.0))
+
+
+def train(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
     import torch
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from agents.checkpoint import load_model
 
     torch.set_num_threads(1)
+    game = build_game_for(cfg)
+    (run / "monitor").mkdir(exist_ok=True)
+    if not resume:  # a fresh run: forget the logs of an earlier run of the same name
+        for f in list((run / "monitor").glob("*.csv")) + [run / "progress.csv"]:
+            f.unlink(missing_ok=True)
     t0 = time.time()
-    print(f"[necro_env] compiling the rules core and building {cfg['n_envs']} envs (first run: a few minutes)")
-    venv = DummyVecEnv([make_env(cfg, r) for r in range(cfg["n_envs"])])
-    p = cfg["ppo"]
-    policy = "MultiInputPolicy" if cfg["encoder"] == "entity" else "MlpPolicy"
-    model = MaskablePPO(policy, venv, n_steps=p["n_steps"], batch_size=p["batch_size"], n_epochs=p["n_epochs"],
-                        learning_rate=p["learning_rate"], gamma=p["gamma"], ent_coef=p["ent_coef"],
-                        policy_kwargs={"net_arch": p["net_arch"]}, seed=cfg["seed"], device="cpu", verbose=0,
-                        tensorboard_log=str(run / "tb"))
-    print(f"[necro_env] ready after {time.time() - t0:.0f} s; training {cfg['total_timesteps']} steps")
+    log(f"[train] building {cfg['n_envs']} envs vs {cfg['opponent']} (first run compiles the rules core: minutes)")
+    venv = make_vec_env(cfg, monitor_dir=run / "monitor")
+    last = run / "checkpoints" / "last.zip"
+    if resume:
+        if not last.exists():
+            raise FileNotFoundError(f"--resume: no checkpoint at {last}")
+        load_model(last, game, cfg["encoder"])  # refuses a mismatched checkpoint with the differences
+        model = MaskablePPO.load(last, env=venv, device="cpu", tensorboard_log=str(run / "tb"))
+        log(f"[train] resumed from {last} at {model.num_timesteps} steps")
+    else:
+        model = new_model(cfg, venv, run / "tb")
+    remaining = cfg["total_timesteps"] - model.num_timesteps
+    log(f"[train] ready after {time.time() - t0:.0f} s; training {max(remaining, 0)} steps")
     t1 = time.time()
-    model.learn(total_timesteps=cfg["total_timesteps"], progress_bar=_has_progress_bar())
+    if remaining > 0:
+        cb = _callback_cls()(cfg, run, game, log)
+        model.learn(total_timesteps=remaining, callback=cb, reset_num_timesteps=not resume,
+                    progress_bar=has_progress_bar(), tb_log_name="ppo")
     train_s = time.time() - t1
-    model.save(run / "model.zip")
-    print(f"[necro_env] trained in {train_s:.0f} s ({cfg['total_timesteps'] / max(train_s, 1e-9):.0f} steps/s)")
+    save(model, run / "checkpoints", game, cfg, tag=f"step_{model.num_timesteps}")
+    from agents.checkpoint import save_checkpoint
 
-    res = evaluate(model, cfg, cfg["eval"]["games"])
-    res["train_seconds"] = round(train_s, 1)
-    res["timesteps"] = cfg["total_timesteps"]
-    (run / "eval.json").write_text(json.dumps(res, indent=2))
-    table = ("| opponent | games | win | draw | loss | win rate |\n|---|---|---|---|---|---|\n"
-             f"| random | {res['games']} | {res['win']} | {res['draw']} | {res['loss']} | {res['win_rate']:.2f} |\n")
-    (run / "eval.md").write_text(table)
-    print(table)
-    print(f"[necro_env] outputs in {run}")
+    save_checkpoint(model, run / "final.zip", game, cfg["encoder"], {"run": cfg["name"]})
+    venv.close()
+    log(f"[train] trained {max(remaining, 0)} steps in {train_s:.0f} s "
+        f"({max(remaining, 0) / max(train_s, 1e-9):.0f} steps/s)")
+    return {"model": model, "game": game, "train_seconds": round(train_s, 1), "timesteps": int(model.num_timesteps)}
+
+
+def final_evaluation(run: Path, cfg: dict, game, log=print) -> dict:
+    from agents import CheckpointAgent, make_agent
+
+    from .evaluate import round_robin, write_outputs
+
+    learner = CheckpointAgent(run / "final.zip", game=game, name="learner")
+    agents = {"learner": learner}
+    for o in cfg["eval"]["opponents"]:
+        agents[o] = make_agent(o) if o in ("random", "gunline", "aggressor") else CheckpointAgent(o, game=game)
+    pairs = max(1, (cfg["eval"]["games"] + 1) // 2)
+    res = round_robin(game, agents, pairs, seed0=10_000, pairs_only=[("learner", o) for o in agents if o != "learner"],
+                      log=log)
+    write_outputs(run, res)
+    record_final_game(run, game, [learner, agents[next(o for o in agents if o != "learner")]], seed=10_000,
+                      agent_names=["learner", next(o for o in agents if o != "learner")])
     return res
 
 
-def _has_progress_bar() -> bool:
-    try:
-        import rich  # noqa: F401
-        import tqdm  # noqa: F401
-        return True
-    except ImportError:
-        return False
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="necro-train", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--config", type=Path, default=DEFAULT_CONFIG)
+    ap.add_argument("--opponent", default=None, help="random | gunline | aggressor | checkpoint .zip")
+    ap.add_argument("--timesteps", type=int, default=None, help="override total_timesteps")
+    ap.add_argument("--n-envs", type=int, default=None)
+    ap.add_argument("--name", default=None, help="run name (default: the config's name)")
+    ap.add_argument("--runs-dir", default=None, help="parent of the run folder (default: runs/)")
+    ap.add_argument("--resume", action="store_true", help="continue from runs/<name>/checkpoints/last.zip")
+    ap.add_argument("--eval-games", type=int, default=None, help="final evaluation games per opponent (0: skip)")
+    args = ap.parse_args(argv)
+    cfg = load_config(args.config, {"opponent": args.opponent, "total_timesteps": args.timesteps,
+                                    "n_envs": args.n_envs, "eval.games": args.eval_games,
+                                    "name": args.name})
+    run = prepare_run(cfg, args.runs_dir)
+    out = train(cfg, run, resume=args.resume)
+    summary = {"timesteps": out["timesteps"], "train_seconds": out["train_seconds"]}
+    training_curve(run)
+    if cfg["eval"]["games"] > 0:
+        res = final_evaluation(run, cfg, out["game"])
+        summary["eval"] = {f"learner vs {r['opponent']}": {k: r[k] for k in ("games", "win", "draw", "loss",
+                                                                             "win_rate")} for r in res["matches"]}
+        from .evaluate import markdown
+
+        print(markdown(res))
+    write_json(run / "summary.json", summary)
+    print(f"[train] outputs in {run}")
+    return summary
 
 
 if __name__ == "__main__":

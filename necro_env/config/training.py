@@ -1,7 +1,8 @@
-"""Schema and loader of training configs (configs/training/*.yaml), for training/train.py."""
+"""Schema and loader of training configs (configs/training/*.yaml) for training/train.py,
+training/selfplay.py and training/evaluate.py (documented in docs/training.md)."""
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Literal, Optional, Union
 
 from pydantic import Field
 
@@ -17,10 +18,35 @@ class PPOFile(Strict):
     gamma: float = Field(gt=0, le=1)
     ent_coef: float = Field(ge=0)
     net_arch: list[int] = Field(min_length=1)
+    gae_lambda: float = Field(default=0.95, gt=0, le=1)
+    clip_range: float = Field(default=0.2, gt=0)
+
+
+class RewardFile(Strict):
+    """necro_env/envs/rewards.py RewardSpec: terminal values and casualty shaping."""
+    win: float = 1.0
+    loss: float = -1.0
+    draw: float = 0.0
+    out_of_action: float = 0.0
+    seriously_injured: float = 0.0
+    flesh_wound: float = 0.0
+    own_losses: float = Field(default=0.0, ge=0)
+    approach: float = Field(default=0.0, ge=0)
 
 
 class EvalFile(Strict):
-    games: int = Field(ge=0)
+    games: int = Field(ge=0)  # final evaluation: paired games per opponent (rounded up to even)
+    every: int = Field(default=0, ge=0)  # periodic evaluation every N timesteps (0: off)
+    periodic_games: int = Field(default=20, ge=2)  # paired games per periodic evaluation
+    opponents: list[str] = Field(default_factory=lambda: ["random", "gunline", "aggressor"], min_length=1)
+
+
+class SelfPlayFile(Strict):
+    pool_size: int = Field(default=8, ge=1)  # frozen snapshots kept (oldest dropped first, the first kept)
+    snapshot_every: int = Field(default=20000, gt=0)  # timesteps between snapshots added to the pool
+    latest_prob: float = Field(default=0.5, ge=0, le=1)  # P(opponent = newest snapshot); else uniform over the pool
+    heuristic_prob: float = Field(default=0.0, ge=0, le=1)  # P(opponent = a scripted agent, for anchoring)
+    rating_games: int = Field(default=20, ge=2)  # paired games per snapshot when rating the pool
 
 
 class TrainingFile(Strict):
@@ -28,11 +54,16 @@ class TrainingFile(Strict):
     scenario: str
     encoder: Literal["flat", "entity", "spatial"]
     learner: Union[Literal["random"], int] = "random"
+    opponent: str = "random"  # random | gunline | aggressor | path to a checkpoint .zip
     total_timesteps: int = Field(gt=0)
     n_envs: int = Field(ge=1, le=64)
+    vec_env: Literal["dummy", "subproc"] = "dummy"
     seed: int = Field(ge=0)
+    checkpoint_every: int = Field(default=25000, gt=0)  # timesteps between checkpoints
+    reward: RewardFile = Field(default_factory=RewardFile)
     ppo: PPOFile
     eval: EvalFile
+    selfplay: Optional[SelfPlayFile] = None
 
 
 def load_training(path=None) -> TrainingFile:

@@ -15,6 +15,7 @@ from gymnasium import spaces
 from ..rulesets.necromunda.game import IllegalActionError
 from .necromunda_env import raw_env
 from .render_text import render_text
+from .rewards import RewardSpec
 
 Opponent = Callable[[object, np.ndarray, np.random.Generator], int]
 
@@ -37,11 +38,17 @@ class NecromundaGymEnv(gymnasium.Env):
         other gangs, or a sequence with one per gang index (the learner's entry
         is ignored). ``obs`` is the encoder output from that gang's point of
         view, ``mask`` the bool legal mask, ``rng`` the env's seeded generator.
-        Default: uniform random legal actions.
+        Default: uniform random legal actions. An ``agents.Agent`` (any object
+        with ``act(obs, mask, game=None)``) is called with the Game itself
+        (``game=self.game``) and only gets an observation when its ``encoder``
+        attribute names one.
+    reward: a ``RewardSpec`` or dict of its fields (necro_env/envs/rewards.py):
+        draw reward and shaping for enemy fighters taken out / injured.
 
     The observation is the encoder's output (a Dict for ``entity``, a Box for
     ``flat`` / ``spatial``); the reward is +1 / -1 when the learner's gang
-    wins / loses, 0 otherwise (draws, truncation by the round limit).
+    wins / loses, 0 otherwise (draws, truncation by the round limit), unless
+    ``reward`` sets other values or shaping.
     ``illegal_action="raise"`` (default) raises ``IllegalActionError`` for a
     masked action; ``"terminate"`` ends the episode with reward -1.
     """
@@ -51,7 +58,7 @@ class NecromundaGymEnv(gymnasium.Env):
     def __init__(self, scenario=None, board=None, gangs=None, num_gangs=None, round_limit=None,
                  encoder="entity", render_mode=None, max_fighters=None, max_weapons=4, max_doors=None,
                  max_caskets=None, illegal_action="raise", learner=0,
-                 opponents: Opponent | Sequence[Opponent] | None = None):
+                 opponents: Opponent | Sequence[Opponent] | None = None, reward=None):
         self.aec = raw_env(scenario=scenario, board=board, gangs=gangs, num_gangs=num_gangs,
                            round_limit=round_limit, encoder=encoder, render_mode=None, max_fighters=max_fighters,
                            max_weapons=max_weapons, max_doors=max_doors, max_caskets=max_caskets,
@@ -71,7 +78,7 @@ class NecromundaGymEnv(gymnasium.Env):
         self.learner = 0 if learner == "random" else int(learner)
         if opponents is None:
             opponents = random_opponent
-        if callable(opponents):
+        if callable(opponents) or hasattr(opponents, "act"):
             self.opponents = [opponents] * self.n_gangs
         else:
             self.opponents = list(opponents)
@@ -81,6 +88,8 @@ class NecromundaGymEnv(gymnasium.Env):
         self.observation_space = self.encoder.space(self.game)
         self.action_space = spaces.Discrete(self.game.n_actions)
         self._illegal_end = False
+        self.reward_spec = RewardSpec.from_config(reward)
+        self._phi = 0.0
 
     # ------------------------------------------------------------------ API
     def reset(self, *, seed=None, options=None):
@@ -90,6 +99,7 @@ class NecromundaGymEnv(gymnasium.Env):
         self.game.reset(int(self.np_random.integers(0, 2**63 - 1)))
         self._illegal_end = False
         self._play_opponents()
+        self._phi = self.reward_spec.casualty_value(self.game, self.learner)
         return self._obs(), self._info()
 
     def step(self, action):
@@ -110,13 +120,14 @@ class NecromundaGymEnv(gymnasium.Env):
             return self._obs(), -1.0, True, False, info
         self._play_opponents()
         g = self.game
-        reward = 0.0
+        phi = self.reward_spec.casualty_value(g, self.learner)
+        reward = phi - self._phi
+        self._phi = phi
         terminated = truncated = False
         if g.done:
             truncated = g.truncated
             terminated = not truncated
-            if terminated and g.winner >= 0:
-                reward = 1.0 if g.winner == self.learner else -1.0
+            reward += self.reward_spec.terminal(g, self.learner)
         return self._obs(), reward, terminated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
@@ -140,10 +151,25 @@ class NecromundaGymEnv(gymnasium.Env):
         while not g.done and g.current_gang != self.learner:
             gang = g.current_gang
             opp = self.opponents[gang]
+            if hasattr(opp, "act"):  # an agents.Agent: gets the Game, and its own encoder's observation
+                enc = getattr(opp, "encoder", None)
+                obs = None if enc is None else self._opponent_encoder(enc).encode(g, gang)
+                a = opp.act(obs, g.mask[0].copy(), game=g)
+                g.step(int(a))
+                continue
             # the default random opponent ignores the observation: skip encoding it
             obs = None if opp is random_opponent else self.encoder.encode(g, gang)
             a = opp(obs, g.mask[0].copy(), self.np_random)
             g.step(int(a))
+
+    def _opponent_encoder(self, name):
+        if name == self.encoder.name:
+            return self.encoder
+        cache = self.__dict__.setdefault("_opp_encoders", {})
+        if name not in cache:
+            from .encoders import make_encoder
+            cache[name] = make_encoder(name)
+        return cache[name]
 
     def _obs(self):
         return self.encoder.encode(self.game, self.learner)

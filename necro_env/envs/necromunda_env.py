@@ -91,11 +91,12 @@ class raw_env(AECEnv):
     ``{"observation": <encoder output>, "action_mask": int8[n_actions]}``.
     """
 
-    metadata = {"name": "necromunda_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata = {"name": "necromunda_v0", "render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4,
+                "is_parallelizable": False}
 
     def __init__(self, scenario=None, board=None, gangs=None, num_gangs=None, round_limit=None,
                  encoder="entity", render_mode=None, max_fighters=None, max_weapons=4, max_doors=None,
-                 max_caskets=None, illegal_action="raise", seed=None):
+                 max_caskets=None, illegal_action="raise", seed=None, record_replay=None):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
@@ -104,6 +105,14 @@ class raw_env(AECEnv):
         self.game = build_game(scenario, board, gangs, num_gangs, round_limit, max_fighters, max_weapons,
                                max_doors, max_caskets)
         self.render_mode = render_mode
+        self._window = None  # render_mode="human": a necro_env.render.rgb.HumanWindow, opened on first render
+        # record_replay: a replay file path, or a directory for one file per game (docs/replays.md)
+        self._recorder = None
+        if record_replay is not None:
+            from ..replay.record import EnvRecorder
+            self._recorder = EnvRecorder(record_replay, self.game, dict(
+                scenario=scenario, board=board, gangs=gangs, num_gangs=num_gangs, round_limit=round_limit,
+                max_fighters=max_fighters, max_weapons=max_weapons, max_doors=max_doors, max_caskets=max_caskets))
         self.illegal_action = illegal_action
         self.encoder = make_encoder(encoder)
         n = self.game.dims.n_gangs
@@ -145,6 +154,8 @@ class raw_env(AECEnv):
             game_seed = int(self._np_random.integers(0, 2**63 - 1))
         self.game_seed = game_seed
         self.game.reset(game_seed)
+        if self._recorder is not None:
+            self._recorder.start(game_seed, self.possible_agents)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}
@@ -186,13 +197,18 @@ class raw_env(AECEnv):
             index = int(np.asarray(action).reshape(()))
         except (TypeError, ValueError):
             raise IllegalActionError(action, "an action is one integer index of the action codec") from None
+        rnd = self.game.round
         try:
             self.game.step(index)  # raises before touching anything when illegal
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
+            if self._recorder is not None:
+                self._recorder.finish(illegal=True)
             self._terminate_illegal(agent)
             return
+        if self._recorder is not None:
+            self._recorder.step(index, self.agent_name_mapping[agent], rnd)
         self._cumulative_rewards[agent] = 0
         self._clear_rewards()
         self._check_game_end()
@@ -250,10 +266,24 @@ class raw_env(AECEnv):
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
-        return render_text(self.game, self.possible_agents)
+        if self.render_mode == "ansi":
+            return render_text(self.game, self.possible_agents)
+        from ..render.rgb import HumanWindow, render_image
+
+        image = render_image(self.game, agent_names=self.possible_agents)
+        if self.render_mode == "rgb_array":
+            return np.asarray(image, dtype=np.uint8).copy()
+        if self._window is None:
+            self._window = HumanWindow(f"necro_env: {self.game.board.name}")
+        self._window.show(image)
+        return None
 
     def close(self):
-        pass
+        if self._window is not None:
+            self._window.close()
+            self._window = None
+        if self._recorder is not None:
+            self._recorder.finish()
 
 
 def env(**kwargs):

@@ -87,8 +87,8 @@ def test_env_is_wrapped_like_classic_envs():
     env = necromunda_v0.env()
     assert isinstance(env, OrderEnforcingWrapper)
     assert isinstance(env.unwrapped, necromunda_v0.raw_env)
-    assert necromunda_v0.raw_env.metadata == {"name": "necromunda_v0", "render_modes": ["ansi"],
-                                              "is_parallelizable": False}
+    assert necromunda_v0.raw_env.metadata == {"name": "necromunda_v0", "render_modes": ["ansi", "rgb_array", "human"],
+                                              "render_fps": 4, "is_parallelizable": False}
     assert str(env.unwrapped) == "necromunda_v0"
 
 
@@ -109,7 +109,7 @@ def test_constructor_overrides():
     with pytest.raises(ValueError, match="illegal_action"):
         necromunda_v0.raw_env(illegal_action="ignore")
     with pytest.raises(ValueError, match="render_mode"):
-        necromunda_v0.raw_env(render_mode="human")
+        necromunda_v0.raw_env(render_mode="pixels")
 
 
 def test_spaces_are_cached_and_match_the_game():

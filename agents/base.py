@@ -1,0 +1,83 @@
+"""The Agent interface shared by every player (random, scripted, learned).
+
+An agent owns its randomness: ``reset(seed)`` seeds the agent's own generator, and the
+game's dice are never touched, so two agents swapped between sides see the same dice
+stream (paired evaluation, training/evaluate.py).
+
+``act(obs, mask, game=None)`` returns one legal flat action index for the gang that must
+decide now. ``obs`` is that gang's encoder output (only agents with an ``encoder`` need
+it: drivers skip encoding for agents whose ``encoder`` is None), ``mask`` the bool legal
+mask, ``game`` the ``Game`` itself: the scripted agents read the full state from it (they
+run the compiled kernels of necro_env/policies on ``game.state``), the learned agent does
+not need it.
+
+``act_batch`` plays one decision in each of several games (a list of (obs, mask, game));
+kernel agents expose ``kernel``, the compiled policy with the shared signature
+``policy(s, st, b, lay, mask, prng)``, so a batched engine can run them in place.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from necro_env.core.rng import seed_game
+
+
+class Agent:
+    """Base class: subclasses set ``name`` and implement ``act``."""
+
+    name = "agent"
+    encoder: str | None = None  # encoder name the agent needs observations from, or None
+
+    def reset(self, seed: int | None = None) -> None:
+        """Seed the agent's own generator (called once per game by the drivers)."""
+
+    def act(self, obs, mask, game=None) -> int:
+        raise NotImplementedError
+
+    def act_batch(self, items) -> np.ndarray:
+        """One action per (obs, mask, game) triple."""
+        return np.array([self.act(o, m, g) for o, m, g in items], np.int64)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.name!r})"
+
+
+class KernelAgent(Agent):
+    """Plays a compiled policy kernel (necro_env/policies) on the Game's arrays with its own PCG32."""
+
+    kernel = None  # set by subclasses: policy(s, st, b, lay, mask, prng) -> int
+
+    def __init__(self, seed: int = 0):
+        self.prng = np.zeros((1, 2), np.uint64)
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        seed_game(self.prng, 0, np.uint64((0 if seed is None else int(seed)) & 0xFFFFFFFFFFFFFFFF))
+
+    def act(self, obs, mask, game=None) -> int:
+        if game is None:
+            raise ValueError(f"{self.name} needs the Game: call act(obs, mask, game=game)")
+        m = np.ascontiguousarray(np.asarray(mask, dtype=np.bool_).reshape(1, -1))
+        if m.shape[1] != game.n_actions:
+            raise ValueError(f"mask has {m.shape[1]} entries but the game has {game.n_actions} actions")
+        a = int(type(self).kernel(game.state, game.static, 0, game.layout, m, self.prng))
+        if a < 0:
+            raise ValueError(f"{self.name}: no legal action (is the game over?)")
+        return a
+
+
+BUILTIN = ("random", "gunline", "aggressor")
+
+
+def make_agent(spec: str, seed: int = 0, **kw) -> Agent:
+    """An agent from a name ("random", "gunline", "aggressor") or a checkpoint path (.zip)."""
+    from .checkpoint import CheckpointAgent
+    from .heuristic import AggressorAgent, GunlineAgent
+    from .random_agent import RandomAgent
+
+    table = {"random": RandomAgent, "gunline": GunlineAgent, "aggressor": AggressorAgent}
+    if spec in table:
+        return table[spec](seed=seed)
+    if spec.endswith(".zip") or "/" in spec:
+        return CheckpointAgent(spec, **kw)
+    raise ValueError(f"unknown agent {spec!r}: use one of {', '.join(BUILTIN)} or a checkpoint path (.zip)")

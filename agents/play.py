@@ -1,0 +1,45 @@
+"""Play whole games between agents on a ``Game`` (used by evaluation, self-play and tests)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from necro_env.envs.encoders import make_encoder
+
+
+@dataclass
+class GameResult:
+    seed: int
+    winner: int  # gang index, -1 for a draw
+    truncated: bool  # ended on the round limit
+    rounds: int
+    decisions: int
+    events: list = field(default_factory=list)  # per step: (gang, action index, [Event...]) when recorded
+
+
+def play_game(game, agents, seed: int, agent_seeds=None, record: bool = False, max_decisions: int = 100_000):
+    """Play one game from ``game.reset(seed)``; ``agents[g]`` plays gang g.
+
+    Each agent is reset with its own seed (``agent_seeds[g]``, default ``seed * 1000 + g + 1``)
+    before the game, so its choices never draw on the game's dice. With ``record`` every
+    step's decoded events are kept (for a battle log or replay of the game).
+    """
+    game.reset(seed)
+    encoders = {}
+    for g, a in enumerate(agents):
+        a.reset(agent_seeds[g] if agent_seeds is not None else seed * 1000 + g + 1)
+        if a.encoder is not None and a.encoder not in encoders:
+            encoders[a.encoder] = make_encoder(a.encoder)
+    log = []
+    n = 0
+    while not game.done:
+        g = game.current_gang
+        agent = agents[g]
+        obs = encoders[agent.encoder].encode(game, g) if agent.encoder is not None else None
+        a = agent.act(obs, game.mask[0], game=game)
+        game.step(a)
+        n += 1
+        if record:
+            log.append((g, int(a), game.events()))
+        if n >= max_decisions:
+            raise RuntimeError(f"game {seed} did not end after {max_decisions} decisions")
+    return GameResult(seed, game.winner if not game.truncated else -1, game.truncated, game.round, n, log)

@@ -1,0 +1,135 @@
+"""Baseline agents (agents/, necro_env/policies/heuristics.py): legality, determinism, styles."""
+import numpy as np
+import pytest
+
+from agents import AggressorAgent, GunlineAgent, KernelAgent, RandomAgent, make_agent
+from agents.play import play_game
+from necro_env.envs.necromunda_env import build_game
+from necro_env.rulesets.necromunda import codec as C
+from necro_env.testing import board, fighter, gang, scenario
+
+
+@pytest.fixture(scope="module")
+def game():
+    return build_game()
+
+
+class Checked:
+    """Wraps an agent: asserts every chosen index is legal and that acting never touches the dice."""
+
+    def __init__(self, agent):
+        self.agent, self.encoder, self.name, self.n = agent, agent.encoder, agent.name, 0
+
+    def reset(self, seed=None):
+        self.agent.reset(seed)
+
+    def act(self, obs, mask, game=None):
+        rng = game.state.rng.copy()
+        a = self.agent.act(obs, mask, game=game)
+        assert mask[a], f"{self.name} chose illegal index {a}"
+        assert np.array_equal(game.state.rng, rng), f"{self.name} drew from the game's dice"
+        self.n += 1
+        return a
+
+
+def kind_of(game, a):
+    k, _, _ = C.decode(game.layout, game.dims.n_fighters, a)
+    return C.KIND_NAMES[k]
+
+
+def test_heuristics_play_whole_games_legally_without_touching_the_dice(game):
+    agents = [Checked(GunlineAgent(seed=1)), Checked(AggressorAgent(seed=2))]
+    r = play_game(game, agents, seed=3)
+    assert game.done and r.decisions == agents[0].n + agents[1].n > 20
+
+
+def test_same_seeds_same_game(game):
+    a = play_game(game, [make_agent("gunline"), make_agent("random")], seed=11, record=True)
+    b = play_game(game, [make_agent("gunline"), make_agent("random")], seed=11, record=True)
+    assert [(g, x) for g, x, _ in a.events] == [(g, x) for g, x, _ in b.events]
+    assert (a.winner, a.rounds) == (b.winner, b.rounds)
+
+
+def test_random_agent_is_uniform_over_legal_and_seeded():
+    mask = np.zeros(20, bool)
+    mask[[2, 5, 9]] = True
+    picks = [RandomAgent(seed=0).act(None, mask) for _ in range(3)]
+    assert len(set(picks)) == 1 and picks[0] in (2, 5, 9)
+    ag = RandomAgent(seed=1)
+    counts = np.bincount([ag.act(None, mask) for _ in range(3000)], minlength=20)
+    assert set(np.flatnonzero(counts)) == {2, 5, 9} and counts[[2, 5, 9]].min() > 900
+
+
+def test_kernel_agents_need_the_game_and_make_agent_refuses_unknown_names(game):
+    game.reset(0)
+    with pytest.raises(ValueError, match="needs the Game"):
+        GunlineAgent().act(None, game.mask[0])
+    with pytest.raises(ValueError, match="unknown agent 'sniper'.*random, gunline, aggressor"):
+        make_agent("sniper")
+    assert isinstance(make_agent("aggressor"), KernelAgent)
+
+
+B = board("""
+..........
+..........
+..........
+..........
+..........
+""")
+
+
+def test_aggressor_charges_an_enemy_in_reach_and_gunline_aims_then_shoots():
+    """Styles: with an enemy 4" away the AGGRESSOR charges it; the GUNLINE aims, then shoots it."""
+    def fresh():
+        a = fighter("goliath", "ganger", ["autopistol", "fighting_knife"], name="a")
+        e = fighter("orlock", "ganger", ["lasgun"], name="e")
+        g = scenario(B, [gang("x", a), gang("y", e)], [dict(fighter="a", cell=(1, 2), facing="E"),
+                                                      dict(fighter="e", cell=(5, 2), facing="W")])
+        g.activate("a")
+        return g
+
+    g = fresh()
+    assert g.can("charge", target="e")
+    assert kind_of(g, AggressorAgent(seed=0).act(None, g.mask[0], game=g)) == "charge"
+    g = fresh()
+    gl = GunlineAgent(seed=0)
+    a = gl.act(None, g.mask[0], game=g)
+    assert kind_of(g, a) == "aim"
+    g.step(a)
+    assert kind_of(g, gl.act(None, g.mask[0], game=g)) == "shoot"
+
+
+def test_both_heuristics_finish_a_seriously_injured_enemy_with_coup_de_grace():
+    """Coup de Grace (§8.6 in the digest's numbering of actions) beats every other option."""
+    for agent in (GunlineAgent(seed=0), AggressorAgent(seed=0)):
+        a = fighter("goliath", "ganger", ["autopistol", "fighting_knife"], name="a")
+        e = fighter("orlock", "ganger", ["lasgun"], name="e")
+        e2 = fighter("orlock", "ganger", ["lasgun"], name="e2")
+        g = scenario(B, [gang("x", a), gang("y", e, e2)], [
+            dict(fighter="a", cell=(1, 2), facing="E"),
+            dict(fighter="e", cell=(2, 2), posture="seriously_injured"),
+            dict(fighter="e2", cell=(8, 2), facing="W")])
+        g.activate("a")
+        assert g.can("coup_de_grace", target="e")
+        assert kind_of(g, agent.act(None, g.mask[0], game=g)) == "coup_de_grace", agent.name
+
+
+def test_gunline_takes_cover_when_exposed_after_shooting():
+    """Having shot, with an action left and enemies that can see it, the GUNLINE takes cover."""
+    a = fighter("orlock", "ganger", ["lasgun"], name="a")
+    e = fighter("goliath", "ganger", ["stub_gun"], name="e")
+    b = board("""
+..........
+....oo....
+..........
+..........
+""")
+    g = scenario(b, [gang("x", a), gang("y", e)], [dict(fighter="a", cell=(1, 2), facing="E"),
+                                                   dict(fighter="e", cell=(8, 2), facing="W")])
+    g.activate("a")
+    g.script_dice([1] * 40)  # the shot misses (natural 1): the target stays Standing and dangerous
+    g.act("shoot", weapon=0, target="e")
+    assert g.decision[0] == "choose_action"
+    gl = GunlineAgent(seed=0)
+    a_ = gl.act(None, g.mask[0], game=g)
+    assert kind_of(g, a_) == "take_cover", g.describe(a_)

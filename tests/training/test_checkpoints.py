@@ -1,0 +1,88 @@
+"""Checkpoints load safely: corrupt or mismatched files are refused saying what differs (issue 4, item 7)."""
+import json
+import shutil
+
+import pytest
+
+from agents import CheckpointAgent, CheckpointMismatch
+from agents.checkpoint import load_model, meta_path, read_metadata, save_checkpoint
+from necro_env.envs.gym_wrapper import NecromundaGymEnv
+from necro_env.envs.necromunda_env import build_game
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory):
+    from sb3_contrib import MaskablePPO
+
+    env = NecromundaGymEnv(encoder="flat")
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=16, policy_kwargs={"net_arch": [16]}, device="cpu",
+                        seed=0)
+    d = tmp_path_factory.mktemp("ckpt")
+    path = save_checkpoint(model, d / "m.zip", env.game, "flat")
+    return path, env.game
+
+
+def copy_with(tmp_path, saved, edit=None):
+    src, _ = saved
+    dst = tmp_path / "c.zip"
+    shutil.copy(src, dst)
+    meta = json.loads(meta_path(src).read_text())
+    if edit:
+        edit(meta)
+    meta_path(dst).write_text(json.dumps(meta))
+    return dst
+
+
+def test_a_good_checkpoint_loads_and_plays_legal_actions(saved):
+    path, game = saved
+    agent = CheckpointAgent(path, game=game)
+    game.reset(0)
+    from necro_env.envs.encoders import make_encoder
+
+    obs = make_encoder("flat").encode(game, game.current_gang)
+    a = agent.act(obs, game.mask[0], game=game)
+    assert game.mask[0, a]
+    assert read_metadata(path)["encoder"] == "flat"
+
+
+@pytest.mark.parametrize("field, edit, expect", [
+    ("env_version", lambda m: m.update(env_version="0.0.1"), "env_version: checkpoint has '0.0.1'"),
+    ("encoder", lambda m: m.update(encoder="entity"), "encoder: checkpoint has 'entity'"),
+    ("board size", lambda m: m["board"].update(height=30), "board: checkpoint has"),
+    ("action space", lambda m: m["action_space"].update(n=123), "action_space.n: checkpoint has 123"),
+    ("encoder features", lambda m: m.update(encoder_features="0000"), "encoder_features"),
+])
+def test_mismatched_checkpoints_are_refused_naming_the_difference(tmp_path, saved, field, edit, expect):
+    path = copy_with(tmp_path, saved, edit)
+    with pytest.raises(CheckpointMismatch) as err:  # e.g. --resume into a run whose env uses the flat encoder
+        load_model(path, saved[1], "flat")
+    assert expect in str(err.value) and "does not match this env" in str(err.value)
+    with pytest.raises(CheckpointMismatch):  # an agent (which brings its own encoder) is refused as well
+        CheckpointAgent(path, game=saved[1])
+
+
+def test_a_checkpoint_for_another_board_is_refused_against_that_game(saved):
+    path, _ = saved
+    other = build_game(board="boards/zm_hall.yaml")
+    with pytest.raises(CheckpointMismatch, match="board: checkpoint has .*zm_corridors.*zm_hall"):
+        CheckpointAgent(path, game=other)
+
+
+def test_corrupt_truncated_or_unlabelled_checkpoints_are_refused(tmp_path, saved):
+    path, game = saved
+    bad = tmp_path / "bad.zip"
+    bad.write_bytes(path.read_bytes()[:200])
+    shutil.copy(meta_path(path), meta_path(bad))
+    with pytest.raises(CheckpointMismatch, match="not a valid zip"):
+        CheckpointAgent(bad, game=game)
+    nometa = tmp_path / "nometa.zip"
+    shutil.copy(path, nometa)
+    with pytest.raises(CheckpointMismatch, match="metadata nometa.meta.json is missing"):
+        CheckpointAgent(nometa, game=game)
+    badmeta = tmp_path / "badmeta.zip"
+    shutil.copy(path, badmeta)
+    meta_path(badmeta).write_text("{not json")
+    with pytest.raises(CheckpointMismatch, match="not valid JSON"):
+        CheckpointAgent(badmeta, game=game)
+    with pytest.raises(CheckpointMismatch, match="file not found"):
+        CheckpointAgent(tmp_path / "nope.zip", game=game)

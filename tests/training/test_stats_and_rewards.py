@@ -1,0 +1,97 @@
+"""Evaluation statistics (Wilson, Bradley-Terry), paired games, and the reward options."""
+import numpy as np
+import pytest
+
+from agents import make_agent
+from necro_env.envs.gym_wrapper import NecromundaGymEnv
+from necro_env.envs.necromunda_env import build_game
+from necro_env.envs.rewards import RewardSpec
+from necro_env.rulesets.necromunda.state import FI_POSTURE, FI_STATE, FS_OOA, PO_SI
+from training.evaluate import bradley_terry, paired_match, wilson
+
+
+def test_wilson_interval_known_values():
+    lo, hi = wilson(90, 100)
+    assert abs(lo - 0.8256) < 1e-3 and abs(hi - 0.9448) < 1e-3
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+
+
+def test_bradley_terry_orders_and_anchors_at_random():
+    names = ["random", "b", "c"]
+    # b beats random 80%, c beats b 80%
+    r = bradley_terry(names, [(1, 0, 80, 100), (2, 1, 80, 100), (2, 0, 95, 100)])
+    assert r["random"] == 0.0 and 0 < r["b"] < r["c"]
+    assert abs(r["b"] - 400 * np.log10(4)) < 60  # 80% is about +240 Elo
+
+
+def test_a_paired_match_of_a_deterministic_agent_against_itself_is_exactly_even():
+    """Both games of a pair share the seed (deployment and dice): mirror players mirror results."""
+    game = build_game()
+    m = paired_match(game, make_agent("gunline", seed=4), make_agent("gunline", seed=4), pairs=2, seed0=7)
+    assert m["games"] == 4 and m["win"] == m["loss"]
+
+
+def test_reward_spec_terminal_and_casualty_shaping():
+    game = build_game()
+    game.reset(1)
+    spec = RewardSpec(draw=-0.5, out_of_action=0.2, seriously_injured=0.1, own_losses=0.5)
+    assert spec.casualty_value(game, 0) == 0.0
+    mf = game.dims.max_fighters
+    game.state.fi[0, mf + 0, FI_STATE] = FS_OOA       # an enemy of gang 0 out of action
+    game.state.fi[0, mf + 1, FI_POSTURE] = PO_SI      # another seriously injured
+    game.state.fi[0, 0, FI_STATE] = FS_OOA            # one of our own out of action
+    assert spec.casualty_value(game, 0) == pytest.approx(0.2 + 0.1 - 0.5 * 0.2)
+    assert spec.casualty_value(game, 1) == pytest.approx(0.2 - 0.5 * 0.3)
+    with pytest.raises(ValueError, match="unknown option.*'dra'"):
+        RewardSpec.from_config({"dra": 1})
+
+
+def test_gym_env_pays_the_draw_reward_at_the_round_limit():
+    env = NecromundaGymEnv(encoder="flat", round_limit=1, reward={"draw": -0.5}, learner=0)
+    rng = np.random.default_rng(0)
+    total, draws = 0, 0
+    for ep in range(3):
+        env.reset(seed=ep)
+        done = False
+        while not done:
+            legal = np.flatnonzero(env.action_masks())
+            _, r, term, trunc, _ = env.step(int(rng.choice(legal)))
+            done = term or trunc
+        if trunc:
+            draws += 1
+            assert r == -0.5
+        total += 1
+    assert draws >= 1
+
+
+def test_gym_env_accepts_an_agent_opponent_and_gives_it_the_game():
+    env = NecromundaGymEnv(encoder="flat", learner=0, opponents=make_agent("aggressor", seed=0))
+    env.reset(seed=0)
+    for _ in range(30):
+        legal = np.flatnonzero(env.action_masks())
+        _, _, term, trunc, _ = env.step(int(legal[0]))
+        if term or trunc:
+            break
+
+
+def test_approach_shaping_pays_for_closing_in_along_the_path():
+    """The approach term is the path distance (walls block) from the learner's fighters to the nearest enemy."""
+    from necro_env.envs.rewards import mean_enemy_distance
+    from necro_env.rulesets.necromunda.state import FI_X
+    from necro_env.testing import board, fighter, gang, scenario
+
+    b = board("""
+........
+.######.
+........
+""")
+    a = fighter("orlock", "ganger", ["lasgun"], name="a")
+    e = fighter("goliath", "ganger", ["stub_gun"], name="e")
+    g = scenario(b, [gang("x", a), gang("y", e)], [{"fighter": "a", "cell": (1, 0)}, {"fighter": "e", "cell": (1, 2)}])
+    assert mean_enemy_distance(g, 0) == 2.0  # around no wall: (1,0) -> (0,1) -> (1,2)
+    g.state.fi[0, 0, FI_X] = 3  # (3, 0): the wall below forces the long way round
+    assert mean_enemy_distance(g, 0) == 4.0
+    spec = RewardSpec(approach=0.1)
+    far = spec.casualty_value(g, 0)
+    g.state.fi[0, 0, FI_X] = 1
+    assert spec.casualty_value(g, 0) - far == pytest.approx(0.2)

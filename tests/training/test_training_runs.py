@@ -1,0 +1,86 @@
+"""Training, resume, self-play and evaluation CLIs on tiny configs (seconds each)."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from training import evaluate, selfplay, train
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_train_writes_a_run_and_resumes_from_the_last_checkpoint(tmp_path, tiny_config):
+    cfg = tiny_config(total=64)
+    train.main(["--config", str(cfg), "--runs-dir", str(tmp_path)])
+    run = tmp_path / "tiny"
+    meta = json.loads((run / "checkpoints" / "last.meta.json").read_text())
+    assert meta["num_timesteps"] == 64 and meta["encoder"] == "flat"
+    assert (run / "config.yaml").is_file() and (run / "final.zip").is_file() and any((run / "tb").iterdir())
+    # "interrupted" at 64 steps: resume to 128 continues the same model and step counter
+    train.main(["--config", str(cfg), "--runs-dir", str(tmp_path), "--resume", "--timesteps", "128"])
+    meta = json.loads((run / "checkpoints" / "last.meta.json").read_text())
+    assert meta["num_timesteps"] == 128
+    assert (run / "checkpoints" / "step_64.zip").is_file() and (run / "checkpoints" / "step_128.zip").is_file()
+    assert json.loads((run / "summary.json").read_text())["timesteps"] == 128
+
+
+def test_resume_without_a_checkpoint_is_refused(tmp_path, tiny_config):
+    with pytest.raises(FileNotFoundError, match="no checkpoint"):
+        train.main(["--config", str(tiny_config()), "--runs-dir", str(tmp_path), "--resume"])
+
+
+def test_train_with_final_evaluation_and_battle_log(tmp_path, tiny_config):
+    cfg = tiny_config(name="withEval", total=64, extra="")
+    train.main(["--config", str(cfg), "--runs-dir", str(tmp_path), "--eval-games", "2"])
+    run = tmp_path / "withEval"
+    res = json.loads((run / "eval.json").read_text())
+    assert {m["opponent"] for m in res["matches"]} == {"random", "gunline", "aggressor"}
+    assert all(m["games"] == 2 for m in res["matches"])
+    md = (run / "eval.md").read_text()
+    assert all(f"| learner | {o} | 2 |" in md for o in ("random", "gunline", "aggressor"))
+    game = json.loads((run / "final_game.json").read_text())
+    assert game["decisions"] == len(game["steps"]) > 0 and game["agents"][0] == "learner"
+
+
+def test_selfplay_builds_a_pool_and_a_rating_curve(tmp_path, tiny_config):
+    cfg = tiny_config(name="sp", total=128, extra="""
+        selfplay: {pool_size: 2, snapshot_every: 64, latest_prob: 0.5, heuristic_prob: 0.5, rating_games: 2}
+    """)
+    out = selfplay.main(["--config", str(cfg), "--runs-dir", str(tmp_path)])
+    run = tmp_path / "sp"
+    assert [s for s, _ in out["snapshots"]] == ["snap_64", "snap_128"]
+    lines = (run / "rating_curve.csv").read_text().splitlines()
+    assert lines[0] == "snapshot,timesteps,rating" and len(lines) == 3
+    rows = (run / "rating_games.csv").read_text().splitlines()
+    assert len(rows) == 1 + 1 + 2  # snap_64 vs random; snap_128 vs random and snap_64
+
+
+def test_pool_keeps_the_first_and_newest_snapshots():
+    pool = selfplay.OpponentPool({"pool_size": 3, "latest_prob": 1.0, "heuristic_prob": 0.0}, seed=0)
+    assert pool.sample() is pool.random
+    for i in range(5):  # add stand-ins without loading checkpoints
+        pool.paths.append(Path(f"s{i}"))
+        pool.agents.append(f"agent{i}")
+        while len(pool.agents) > max(1, pool.sp["pool_size"]):
+            del pool.paths[1], pool.agents[1]
+    assert pool.agents == ["agent0", "agent3", "agent4"]
+    assert pool.sample() == "agent4"
+
+
+def test_eval_cli_prints_json_with_ratings(tmp_path, capsys):
+    evaluate.main(["random", "aggressor", "--pairs", "1", "--runs-dir", str(tmp_path), "--json"])
+    res = json.loads(capsys.readouterr().out)
+    (m,) = res["matches"]
+    assert m["games"] == 2 and m["win"] + m["draw"] + m["loss"] == 2
+    assert res["ratings"]["random"] == 0.0
+    for f in ("eval.md", "eval.csv", "eval.json", "ratings.csv", "eval.png", "config.yaml", "final_game.json"):
+        assert (tmp_path / "eval" / f).is_file()
+
+
+@pytest.mark.parametrize("module", ["training.train", "training.selfplay", "training.evaluate"])
+def test_cli_help(module):
+    out = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True, text=True, cwd=ROOT,
+                         timeout=120)
+    assert out.returncode == 0 and "usage:" in out.stdout

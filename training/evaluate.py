@@ -1,0 +1,247 @@
+"""Round-robin evaluation of agents and checkpoints with paired games and ratings.
+
+    necro-eval random gunline aggressor runs/maskppo_default/final.zip [--pairs 100] [--name NAME] [--json]
+    necro-eval gunline aggressor random --against random --pairs 500      # each heuristic vs random only
+
+Every pair of agents plays ``--pairs`` seeds twice, with sides swapped: both games of a
+pair use the same game seed, so the same deployment and the same dice stream (agents
+draw their own choices from their own generators, never from the game's dice), which
+cancels most of the luck of the dice out of the comparison. Reported per match: wins,
+draws and losses of the first agent, its score ((W + D/2) / N) with a 95% Wilson
+interval. Ratings: a Bradley-Terry fit over all games (a draw counts half a win to each
+side), on the Elo scale (400 x log10 odds), anchored at 0 for ``random`` when it plays
+(else the mean is 0). Writes to runs/<name>/: config.yaml (the command's arguments), eval.md
+(tables), eval.csv (matches), ratings.csv, eval.png (score matrix and ratings), eval.json, and
+final_game.json / final_game.log (the first match's first game replayed with its battle log).
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .common import runs_root, write_json
+
+
+# ------------------------------------------------------------------ statistics
+def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion k / n (k may be fractional: draws count half)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = k / n
+    den = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / den
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def bradley_terry(names, matches, iters: int = 2000, prior: float = 0.5) -> dict:
+    """Elo-scale Bradley-Terry ratings from matches [(i, j, score_i, n)] (score_i = W + D/2).
+
+    MM iterations (Hunter 2004) with ``prior`` virtual draws against every opponent played,
+    so an unbeaten agent gets a finite rating. Anchored at 0 for "random" if present."""
+    k = len(names)
+    w = np.zeros(k)
+    n = np.zeros((k, k))
+    for i, j, s, m in matches:
+        w[i] += s + prior / 2
+        w[j] += (m - s) + prior / 2
+        n[i, j] += m + prior
+        n[j, i] += m + prior
+    p = np.ones(k)
+    for _ in range(iters):
+        den = np.array([sum(n[i, j] / (p[i] + p[j]) for j in range(k) if n[i, j]) for i in range(k)])
+        new = np.where(den > 0, w / np.maximum(den, 1e-12), p)
+        new /= np.exp(np.mean(np.log(np.maximum(new, 1e-300))))
+        if np.max(np.abs(np.log(new) - np.log(p))) < 1e-10:
+            p = new
+            break
+        p = new
+    r = 400.0 * np.log10(p)
+    anchor = r[list(names).index("random")] if "random" in names else r.mean()
+    return {nm: float(v - anchor) for nm, v in zip(names, r)}
+
+
+# ------------------------------------------------------------------ games
+def paired_match(game, a, b, pairs: int, seed0: int = 0) -> dict:
+    """``pairs`` seeds, each played with a as gang 0 then with sides swapped; counts are a's."""
+    if game.dims.n_gangs != 2:
+        raise ValueError(f"paired evaluation needs a 2-gang scenario, got {game.dims.n_gangs} gangs")
+    from agents.play import play_game
+
+    out = {"win": 0, "draw": 0, "loss": 0, "games": 0, "truncated": 0, "rounds": 0, "decisions": 0}
+    for i in range(pairs):
+        seed = seed0 + i
+        for side in (0, 1):
+            seats = [a, b] if side == 0 else [b, a]
+            r = play_game(game, seats, seed=seed)
+            out["games"] += 1
+            out["truncated"] += int(r.truncated)
+            out["rounds"] += r.rounds
+            out["decisions"] += r.decisions
+            if r.winner < 0:
+                out["draw"] += 1
+            elif r.winner == side:
+                out["win"] += 1
+            else:
+                out["loss"] += 1
+    return out
+
+
+def summarize(name_a, name_b, m: dict) -> dict:
+    n = m["games"]
+    score = m["win"] + 0.5 * m["draw"]
+    lo, hi = wilson(score, n)
+    wlo, whi = wilson(m["win"], n)
+    return {"agent": name_a, "opponent": name_b, "games": n, "win": m["win"], "draw": m["draw"], "loss": m["loss"],
+            "win_rate": m["win"] / max(n, 1), "win_ci_low": wlo, "win_ci_high": whi,
+            "score": score / max(n, 1), "score_ci_low": lo, "score_ci_high": hi,
+            "draws_at_round_limit": m["truncated"], "mean_rounds": m["rounds"] / max(n, 1),
+            "mean_decisions": m["decisions"] / max(n, 1)}
+
+
+def round_robin(game, agents: dict, pairs: int, seed0: int = 0, pairs_only=None, log=print) -> dict:
+    """Every pair of ``agents`` (name -> Agent) plays a paired match; returns matches and ratings.
+    ``pairs_only``: restrict to these (name_a, name_b) pairs (e.g. one learner against each)."""
+    names = list(agents)
+    todo = pairs_only or list(itertools.combinations(names, 2))
+    rows, bt = [], []
+    for na, nb in todo:
+        t0 = time.time()
+        m = paired_match(game, agents[na], agents[nb], pairs, seed0)
+        row = summarize(na, nb, m)
+        row["seconds"] = round(time.time() - t0, 1)
+        rows.append(row)
+        bt.append((names.index(na), names.index(nb), m["win"] + 0.5 * m["draw"], m["games"]))
+        if log:
+            log(f"[eval] {na} vs {nb}: {m['win']}-{m['draw']}-{m['loss']} (W-D-L of {m['games']}), "
+                f"score {row['score']:.3f} [{row['score_ci_low']:.3f}, {row['score_ci_high']:.3f}], {row['seconds']} s")
+    ratings = bradley_terry(names, bt) if len(names) > 1 else {names[0]: 0.0}
+    return {"agents": names, "pairs": pairs, "seed0": seed0, "matches": rows, "ratings": ratings}
+
+
+# ------------------------------------------------------------------ outputs
+def markdown(res: dict) -> str:
+    lines = [f"Paired games: {res['pairs']} seeds x 2 sides per match (seeds {res['seed0']}..."
+             f"{res['seed0'] + res['pairs'] - 1}); counts are the first agent's; 95% Wilson intervals.", "",
+             "| agent | opponent | games | win | draw | loss | win rate [95% CI] | score [95% CI] "
+             "| draws at round limit |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in res["matches"]:
+        lines.append(f"| {r['agent']} | {r['opponent']} | {r['games']} | {r['win']} | {r['draw']} | {r['loss']} | "
+                     f"{r['win_rate']:.3f} [{r['win_ci_low']:.3f}, {r['win_ci_high']:.3f}] | "
+                     f"{r['score']:.3f} [{r['score_ci_low']:.3f}, {r['score_ci_high']:.3f}] | "
+                     f"{r['draws_at_round_limit']} |")
+    lines += ["", "| agent | rating (Bradley-Terry, Elo scale) |", "|---|---|"]
+    for nm, v in sorted(res["ratings"].items(), key=lambda kv: -kv[1]):
+        lines.append(f"| {nm} | {round(v) + 0:+d} |")
+    return "\n".join(lines) + "\n"
+
+
+def write_outputs(run: Path, res: dict, stem: str = "eval") -> list[Path]:
+    import csv
+
+    run.mkdir(parents=True, exist_ok=True)
+    md = run / f"{stem}.md"
+    md.write_text(markdown(res))
+    with (run / f"{stem}.csv").open("w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(res["matches"][0]))
+        w.writeheader()
+        w.writerows(res["matches"])
+    with (run / "ratings.csv" if stem == "eval" else run / f"{stem}_ratings.csv").open("w", newline="") as fh:
+        fh.write("agent,rating\n")
+        for nm, v in res["ratings"].items():
+            fh.write(f"{nm},{v:.1f}\n")
+    write_json(run / f"{stem}.json", res)
+    paths = [md, run / f"{stem}.csv", run / f"{stem}.json"]
+    paths.append(plot(res, run / f"{stem}.png"))
+    return paths
+
+
+def plot(res: dict, path: Path) -> Path:
+    """Score matrix and ratings (training/plots.py, Pillow)."""
+    from .plots import bars_and_matrix
+
+    names = res["agents"]
+    mat = [[None] * len(names) for _ in names]
+    for r in res["matches"]:
+        i, j = names.index(r["agent"]), names.index(r["opponent"])
+        mat[i][j] = r["score"]
+        mat[j][i] = 1 - r["score"]
+    return bars_and_matrix(path, names, mat, res["ratings"])
+
+
+# ------------------------------------------------------------------ CLI
+def build_agents(specs, game) -> dict:
+    from agents import CheckpointAgent, make_agent
+
+    out = {}
+    for spec in specs:
+        if spec in ("random", "gunline", "aggressor"):
+            agent = make_agent(spec)
+            name = spec
+        else:
+            agent = CheckpointAgent(spec, game=game)
+            p = Path(spec)
+            name = f"{p.parent.parent.name}/{p.stem}" if p.parent.name == "checkpoints" else f"{p.parent.name}/{p.stem}"
+        base, i = name, 2
+        while name in out:
+            name = f"{base}#{i}"
+            i += 1
+        out[name] = agent
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="necro-eval", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("agents", nargs="+", help="random, gunline, aggressor, or checkpoint .zip paths (at least 2)")
+    ap.add_argument("--pairs", type=int, default=50, help="seeds per match; each is played from both sides")
+    ap.add_argument("--seed", type=int, default=100_000, help="first game seed")
+    ap.add_argument("--scenario", default=None, help="scenario file (default: configs/scenarios/gang_fight.yaml)")
+    ap.add_argument("--name", default="eval", help="run folder name under runs/")
+    ap.add_argument("--runs-dir", default=None)
+    ap.add_argument("--against", default=None, metavar="AGENT",
+                    help="play only the matches of every other agent against this one (not the full round robin)")
+    ap.add_argument("--json", action="store_true", help="print the results as JSON on stdout (logs go to stderr)")
+    args = ap.parse_args(argv)
+    if len(args.agents) < 2:
+        ap.error("give at least two agents")
+    if args.pairs < 1:
+        ap.error("--pairs must be at least 1")
+    from necro_env.envs.necromunda_env import build_game
+
+    log = (lambda m: print(m, file=sys.stderr)) if args.json else print
+    game = build_game(args.scenario)
+    agents = build_agents(args.agents, game)
+    only = None
+    if args.against is not None:
+        if args.against not in agents:
+            ap.error(f"--against {args.against!r} is not one of the agents: {', '.join(agents)}")
+        only = [(n, args.against) for n in agents if n != args.against]
+    res = round_robin(game, agents, args.pairs, args.seed, pairs_only=only, log=log)
+    run = runs_root(args.runs_dir) / args.name
+    paths = write_outputs(run, res)
+    import yaml
+
+    from .common import record_final_game
+
+    (run / "config.yaml").write_text(yaml.safe_dump(dict(vars(args)), sort_keys=False))
+    na, nb = res["matches"][0]["agent"], res["matches"][0]["opponent"]
+    paths += record_final_game(run, game, [agents[na], agents[nb]], seed=args.seed, agent_names=[na, nb])
+    if args.json:
+        print(json.dumps(res, indent=2))
+    else:
+        print(markdown(res))
+        print("wrote " + ", ".join(str(p) for p in paths))
+    return res
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,244 @@
+"""Self-play: MaskablePPO against a pool of frozen past snapshots of itself.
+
+    necro-selfplay [--config configs/training/selfplay.yaml] [--timesteps N] [--name NAME] [--resume]
+
+Training runs in chunks of ``selfplay.snapshot_every`` timesteps. After each chunk the
+current policy is frozen into runs/<name>/pool/snap_<steps>.zip (+ metadata) and joins
+the opponent pool; the pool keeps the ``pool_size`` newest snapshots plus the very first
+one. Pool sampling, once per episode in each env (opponents are swapped only between
+episodes, when the env resets):
+
+- with probability ``heuristic_prob`` a scripted agent (gunline or aggressor, equally);
+- else with probability ``latest_prob`` the newest snapshot;
+- else a snapshot drawn uniformly from the pool.
+
+Before the first snapshot exists the opponent is the random agent. Snapshots play with
+sampled (not argmax) actions from their own generators. The learner's side is drawn at
+every reset, and so is the game seed, hence the deployment.
+
+Rating curve: every new snapshot plays ``rating_games`` paired games against the random
+agent and against every older snapshot still in the pool; a Bradley-Terry fit over all
+such games so far (random = 0) rates every snapshot. rating_curve.csv holds one row per
+snapshot (its steps and its rating in the final fit), rating_curve.png plots it, and
+ratings.csv / rating_games.csv keep the fit and the games.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import gymnasium
+import numpy as np
+
+from .common import ROOT, append_csv, build_game_for, has_progress_bar, load_config, new_model, prepare_run, write_json
+
+DEFAULT_SELFPLAY = ROOT / "configs" / "training" / "selfplay.yaml"
+
+
+class OpponentPool:
+    """Frozen snapshots (CheckpointAgents) and the per-episode sampling rule (module docstring)."""
+
+    def __init__(self, sp: dict, seed: int):
+        self.sp = sp
+        self.paths: list[Path] = []
+        self.agents: list = []
+        self.rng = np.random.default_rng(seed)
+        from agents import make_agent
+
+        self.scripted = [make_agent("gunline", seed=seed + 1), make_agent("aggressor", seed=seed + 2)]
+        self.random = make_agent("random", seed=seed + 3)
+
+    def add(self, path: Path, game):
+        from agents import CheckpointAgent
+
+        self.paths.append(Path(path))
+        self.agents.append(CheckpointAgent(path, game=game, deterministic=False, seed=len(self.paths),
+                                           name=Path(path).stem))
+        while len(self.agents) > max(1, self.sp["pool_size"]):  # drop the oldest but the first snapshot
+            del self.paths[1], self.agents[1]
+
+    def sample(self):
+        r = self.rng.random()
+        if r < self.sp["heuristic_prob"]:
+            return self.scripted[int(self.rng.integers(len(self.scripted)))]
+        if not self.agents:
+            return self.random
+        if self.rng.random() < self.sp["latest_prob"]:
+            return self.agents[-1]
+        return self.agents[int(self.rng.integers(len(self.agents)))]
+
+
+class PoolOpponentEnv(gymnasium.Wrapper):
+    """Draws the opponent from the pool at every reset (never during an episode)."""
+
+    def __init__(self, env, pool: OpponentPool):
+        super().__init__(env)
+        self.pool = pool
+        self.current = None
+
+    def reset(self, **kw):
+        self.current = self.pool.sample()
+        self.env.unwrapped.opponents = [self.current] * self.env.unwrapped.n_gangs
+        return self.env.reset(**kw)
+
+    def action_masks(self):
+        return self.env.unwrapped.action_masks()
+
+
+def make_selfplay_venv(cfg, pool, run):
+    from stable_baselines3.common.monitor import Monitor
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from necro_env.envs.gym_wrapper import NecromundaGymEnv
+
+    def thunk(rank):
+        def _f():
+            env = NecromundaGymEnv(scenario=cfg["scenario"], encoder=cfg["encoder"], learner="random",
+                                   reward=cfg["reward"])
+            env = PoolOpponentEnv(env, pool)
+            env.reset(seed=cfg["seed"] * 1000 + rank)
+            fn = run / "monitor" / f"env{rank}"
+            return Monitor(env, filename=str(fn), override_existing=not fn.with_name(fn.name + ".monitor.csv").exists())
+        return _f
+
+    return DummyVecEnv([thunk(r) for r in range(cfg["n_envs"])])  # the pool is shared: one process
+
+
+def rate_snapshot(game, pool_entries, new_name, new_agent, games, seed0, run, log=print):
+    """Paired games of the new snapshot against random and every pool member; rows appended to rating_games.csv."""
+    from agents import make_agent
+
+    from .evaluate import paired_match
+
+    opponents = [("random", make_agent("random", seed=7))] + pool_entries
+    for name, agent in opponents:
+        m = paired_match(game, new_agent, agent, max(1, games // 2), seed0)
+        row = {"agent": new_name, "opponent": name, "games": m["games"], "win": m["win"], "draw": m["draw"],
+               "loss": m["loss"]}
+        append_csv(run / "rating_games.csv", row)
+        log(f"[selfplay] rating {new_name} vs {name}: {m['win']}-{m['draw']}-{m['loss']}")
+
+
+def fit_ratings(run: Path) -> dict:
+    from .common import read_csv
+    from .evaluate import bradley_terry
+
+    rows = read_csv(run / "rating_games.csv")
+    names = ["random"]
+    for r in rows:
+        for n in (r["agent"], r["opponent"]):
+            if n not in names:
+                names.append(n)
+    matches = [(names.index(r["agent"]), names.index(r["opponent"]),
+                int(r["win"]) + 0.5 * int(r["draw"]), int(r["games"])) for r in rows]
+    return bradley_terry(names, matches) if matches else {"random": 0.0}
+
+
+def write_rating_curve(run: Path, snapshots: list[tuple[str, int]]):
+    ratings = fit_ratings(run)
+    with (run / "ratings.csv").open("w") as fh:
+        fh.write("agent,rating\n")
+        for n, v in ratings.items():
+            fh.write(f"{n},{v:.1f}\n")
+    with (run / "rating_curve.csv").open("w") as fh:
+        fh.write("snapshot,timesteps,rating\n")
+        for name, steps in snapshots:
+            fh.write(f"{name},{steps},{ratings.get(name, float('nan')):.1f}\n")
+    from .plots import line_chart
+
+    line_chart(run / "rating_curve.png", [("snapshot rating", [s for _, s in snapshots],
+                                          [ratings.get(n, float("nan")) for n, _ in snapshots], "both"),
+                                         ("random agent", [s for _, s in snapshots], [0.0] * len(snapshots), "line")],
+               title=f"self-play rating curve: {run.name}", xlabel="learner steps",
+               ylabel="Bradley-Terry rating (Elo)")
+    return ratings
+
+
+def selfplay(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from agents import CheckpointAgent
+    from agents.checkpoint import load_model, save_checkpoint
+
+    torch.set_num_threads(1)
+    sp = cfg["selfplay"]
+    if sp is None:
+        raise ValueError("the config has no selfplay: section (see configs/training/selfplay.yaml)")
+    game = build_game_for(cfg)
+    (run / "monitor").mkdir(exist_ok=True)
+    (run / "pool").mkdir(exist_ok=True)
+    state_file = run / "selfplay_state.json"
+    pool = OpponentPool(sp, cfg["seed"])
+    snapshots: list[tuple[str, int]] = []
+    if resume and state_file.exists():
+        st = json.loads(state_file.read_text())
+        snapshots = [tuple(s) for s in st["snapshots"]]
+        for p in st["pool"]:
+            pool.add(Path(p), game)
+    elif not resume:
+        for f in list((run / "monitor").glob("*.csv")) + [run / "rating_games.csv", state_file]:
+            f.unlink(missing_ok=True)
+    venv = make_selfplay_venv(cfg, pool, run)
+    last = run / "checkpoints" / "last.zip"
+    if resume:
+        load_model(last, game, cfg["encoder"])
+        model = MaskablePPO.load(last, env=venv, device="cpu", tensorboard_log=str(run / "tb"))
+        log(f"[selfplay] resumed at {model.num_timesteps} steps with {len(pool.agents)} snapshots in the pool")
+    else:
+        model = new_model(cfg, venv, run / "tb")
+    t0 = time.time()
+    while model.num_timesteps < cfg["total_timesteps"]:
+        chunk = min(sp["snapshot_every"], cfg["total_timesteps"] - model.num_timesteps)
+        model.learn(total_timesteps=chunk, reset_num_timesteps=False, progress_bar=has_progress_bar(),
+                    tb_log_name="selfplay")
+        n = int(model.num_timesteps)
+        name = f"snap_{n}"
+        path = save_checkpoint(model, run / "pool" / f"{name}.zip", game, cfg["encoder"], {"run": cfg["name"]})
+        save_checkpoint(model, last, game, cfg["encoder"], {"run": cfg["name"]})
+        new_agent = CheckpointAgent(path, game=game, deterministic=False, seed=99, name=name)
+        rate_snapshot(game, [(a.name, a) for a in pool.agents], name, new_agent, sp["rating_games"],
+                      seed0=200_000 + n, run=run, log=log)
+        pool.add(path, game)
+        snapshots.append((name, n))
+        write_json(state_file, {"snapshots": snapshots, "pool": [str(p) for p in pool.paths]})
+        ratings = write_rating_curve(run, snapshots)
+        log(f"[selfplay] {n} steps ({time.time() - t0:.0f} s): pool {[a.name for a in pool.agents]}, "
+            f"rating of {name}: {ratings.get(name, 0):+.0f}")
+    save_checkpoint(model, run / "final.zip", game, cfg["encoder"], {"run": cfg["name"]})
+    venv.close()
+    ratings = write_rating_curve(run, snapshots)
+    return {"snapshots": snapshots, "ratings": ratings, "timesteps": int(model.num_timesteps), "game": game}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="necro-selfplay", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--config", type=Path, default=DEFAULT_SELFPLAY)
+    ap.add_argument("--timesteps", type=int, default=None)
+    ap.add_argument("--snapshot-every", type=int, default=None)
+    ap.add_argument("--n-envs", type=int, default=None)
+    ap.add_argument("--name", default=None)
+    ap.add_argument("--runs-dir", default=None)
+    ap.add_argument("--resume", action="store_true", help="continue from runs/<name>/checkpoints/last.zip")
+    ap.add_argument("--eval-games", type=int, default=None, help="final evaluation games per opponent (0: skip)")
+    args = ap.parse_args(argv)
+    cfg = load_config(args.config, {"total_timesteps": args.timesteps, "selfplay.snapshot_every": args.snapshot_every,
+                                    "n_envs": args.n_envs, "name": args.name, "eval.games": args.eval_games})
+    run = prepare_run(cfg, args.runs_dir)
+    out = selfplay(cfg, run, resume=args.resume)
+    if cfg["eval"]["games"] > 0:
+        from .train import final_evaluation
+
+        final_evaluation(run, cfg, out["game"])
+    print("snapshot ratings (Bradley-Terry, random = 0):")
+    for name, steps in out["snapshots"]:
+        print(f"  {name:>16} {steps:>9} steps  {out['ratings'].get(name, 0):+.0f}")
+    print(f"[selfplay] outputs in {run}")
+    return out
+
+
+if __name__ == "__main__":
+    main()
