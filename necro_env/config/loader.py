@@ -121,6 +121,26 @@ class BoardSpec:
     caskets: np.ndarray  # int32 [n, 2] x, y
     deploy: np.ndarray  # int8 [H, W] -1 or gang zone
     source: str
+    # Levels (docs/data.md, docs/rules.md 1.2): one floor height per cell in whole inches (0 = ground,
+    # 0..MAX_HEIGHT of core.terrain) and a bitmask of FEAT_LADDER / FEAT_STAIRS / FEAT_RAILING per cell.
+    # Left out (None) = a flat board: filled with zeros.
+    heights: np.ndarray | None = None  # int8 [H, W]
+    features: np.ndarray | None = None  # int8 [H, W]
+
+    def __post_init__(self):
+        for field in ("heights", "features"):
+            a = getattr(self, field)
+            if a is None:
+                a = np.zeros((self.height, self.width), np.int8)
+            else:
+                a = np.asarray(a, np.int8)
+                if a.shape != (self.height, self.width):
+                    raise ValueError(f"BoardSpec.{field} has shape {a.shape}; expected {(self.height, self.width)}")
+            object.__setattr__(self, field, a)
+
+    @property
+    def has_levels(self) -> bool:
+        return bool(self.heights.any())
 
 
 @dataclass(frozen=True, eq=False)
@@ -339,7 +359,7 @@ def load_board(path) -> BoardSpec:
         name=data.name, description=data.description, height=h, width=w,
         terrain=_readonly(grid.terrain), doors=_readonly(grid.doors), terminals=_readonly(grid.terminals),
         ductways=_readonly(grid.ductways), caskets=_readonly(grid.caskets), deploy=_readonly(grid.deploy),
-        source=str(file),
+        source=str(file), heights=_readonly(grid.heights), features=_readonly(grid.features),
     )
 
 

@@ -31,7 +31,8 @@ import numpy as np
 from gymnasium import spaces
 
 from ..core.terrain import (
-    DOOR_CLOSED, DOOR_DESTROYED, DOOR_LOCKED, DOOR_OPEN, FACING_DX, FACING_DY, TER_OBSTACLE, TER_WALL,
+    DOOR_CLOSED, DOOR_DESTROYED, DOOR_LOCKED, DOOR_OPEN, FACING_DX, FACING_DY, FEAT_LADDER, FEAT_RAILING, FEAT_STAIRS,
+    MAX_HEIGHT, TER_OBSTACLE, TER_WALL,
 )
 from ..config.loader import LONG_MELEE
 from ..rulesets.necromunda.constants import (
@@ -136,6 +137,9 @@ BOARD_CHANNELS = [
     ("ductway_end", "end cell of a ductway", "0/1"),
     ("terminal", "door terminal", "0/1"),
     ("own_deploy", "the observing gang's deployment zone", "0/1"),
+    ("height", "floor height of the cell in inches (boards with levels; 0 on flat boards)", "/ 15 (MAX_HEIGHT)"),
+    ("ladder", "ladder or stairs: climbed at 1\" per 1\"", "0/1"),
+    ("railing", "railing along the cell's drop edges (+1 to falling tests)", "0/1"),
 ]
 
 _DK_ORDER = (DK_SELECT, DK_ACTION, DK_FOLLOWUP, DK_BOTTLE, DK_FLEE)
@@ -326,6 +330,13 @@ class _GameTables:
             planes[_B["ductway_end"], y1, x1] = 1.0
         for x, y, _ in st.term:
             planes[_B["terminal"], y, x] = 1.0
+        planes[_B["height"]] = st.height.astype(F32) / MAX_HEIGHT
+        planes[_B["ladder"]] = (st.feat & (FEAT_LADDER | FEAT_STAIRS)) != 0
+        planes[_B["railing"]] = (st.feat & FEAT_RAILING) != 0
+        if self.adjacent is not None and st.height.any():
+            # base contact needs the same floor height (docs/rules.md 1.2)
+            hz = st.height.reshape(-1)
+            self.adjacent &= hz[:, None] == hz[None, :]
         # per observing gang: the static planes with its own deployment zone
         self.static_planes = np.repeat(planes[None], ng, axis=0)
         for g in range(ng):

@@ -14,8 +14,8 @@ from .movement import facing_towards
 from .query import count_engaged_enemies, engaged_with, gang_of, in_arc, standing
 from .shooting import knockback
 from .state import (
-    FI_BROKEN, FI_CH, FI_DISARMED, FI_FACING, FI_POSTURE, FI_STATE, FI_STOOD, FI_X, FI_Y, FS_ON, PO_SI, PO_STANDING,
-    WP_ID, WP_OOA,
+    FI_BROKEN, FI_CH, FI_DISARMED, FI_FACING, FI_POSTURE, FI_STATE, FI_STOOD, FI_X, FI_Y, FI_Z, FS_ON, PO_SI,
+    PO_STANDING, WP_ID, WP_OOA,
 )
 from .weapons import firepower, profile_usable, strength
 
@@ -232,6 +232,7 @@ def weapon_attacks(s, st, b, f, t, item, p, n_dice, mod, parries_left):
             if (s.fi[b, t, FI_X] != ox or s.fi[b, t, FI_Y] != oy) and count_engaged_enemies(s, b, f) == 0:
                 s.fi[b, f, FI_X] = ox
                 s.fi[b, f, FI_Y] = oy
+                s.fi[b, f, FI_Z] = st.height[oy, ox]
         resolve_hit(s, st, b, f, t, sv, ap, dmg + extra, tr, rolls[i], True, s.fi[b, f, FI_X], s.fi[b, f, FI_Y],
                     s.fi[b, t, FI_POSTURE] == PO_STANDING)
     return parries_left

@@ -22,7 +22,10 @@ from .events import (
     E_INIT, E_INTEL, E_REACTION, E_RELOAD, E_RETREAT, E_STAND, E_TURN, emit,
 )
 from .legal import fill_mask, rel_to_global
-from .movement import MODE_CHARGE, MODE_NORMAL, facing_towards, normalize_engagement, path_stop, place, reach
+from .movement import (
+    MODE_CHARGE, MODE_NORMAL, edge_hazards, facing_towards, has_levels, move_levels, normalize_engagement, path_stop,
+    place, reach,
+)
 from .nerve import queue_pop
 from .phases import (
     bottle_check, flee_tests, gang_at, needs_bottle_check, priority_phase, rally, recovery, voluntary_retreat,
@@ -33,7 +36,7 @@ from .shooting import face_target, fire_through_ductway, shoot, shoot_twin
 from .state import (
     CK_STATE, CK_X, CK_Y, DK_ACTION, DK_BOTTLE, DK_FLEE, DK_FOLLOWUP, DK_NONE, DK_SELECT, DR_STATE, END_BOTTLE,
     END_DONE, END_FLEE, END_RALLY, END_RECOVERY, FI_ACTS, FI_AIMED, FI_ARMOUR, FI_BASIC, FI_BROKEN, FI_CH,
-    FI_FACING, FI_FREE, FI_POSTURE, FI_READY, FI_STATE, FI_TURN, FI_X, FI_Y, FS_ON, G_ACTIVE, G_DGANG, G_DK,
+    FI_FACING, FI_FREE, FI_POSTURE, FI_READY, FI_STATE, FI_TURN, FI_X, FI_Y, FI_Z, FS_ON, G_ACTIVE, G_DGANG, G_DK,
     G_DONE, G_ENDGANG, G_ENDSTEP, G_EVN, G_EVOVF, G_FU, G_FUM0, G_FUM1, G_MF, G_NDEC, G_NGANGS, G_PHASE, G_QN,
     G_ROUND, G_ROUND_LIMIT, G_TRUNC, G_TURN, G_WINNER, GG_BOTTLE_ASKED, GG_BOTTLED, GG_FLEE_ASKED, GG_OUT,
     GG_RETREATED, GG_VOLBOTTLE, PH_ACTION, PH_END, PH_OVER, PH_PRIORITY, PO_PINNED, PO_SI, PO_STANDING,
@@ -137,6 +140,8 @@ def do_move(s, st, b, f, cell, budget, kind):
     dist = np.empty(n, np.int32)
     prev = np.empty(n, np.int32)
     endable = np.empty(n, np.bool_)
+    if has_levels(st):
+        return move_levels(s, st, b, f, cell, budget, kind)  # climbing, jumping, leaping (6.4-6.6)
     reach(s, st, b, f, budget, MODE_NORMAL, -1, dist, prev, endable)
     start = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
     if cell != start:
@@ -160,7 +165,7 @@ def do_charge(s, st, b, f, t):
     tx = s.fi[b, t, FI_X]
     ty = s.fi[b, t, FI_Y]
     goal = -1
-    if max(abs(tx - s.fi[b, f, FI_X]), abs(ty - s.fi[b, f, FI_Y])) == 1:
+    if max(abs(tx - s.fi[b, f, FI_X]), abs(ty - s.fi[b, f, FI_Y])) == 1 and s.fi[b, t, FI_Z] == s.fi[b, f, FI_Z]:
         goal = start
     else:
         bd = 1 << 29
@@ -388,6 +393,7 @@ def apply_action(s, st, b, lay, kind, p1, p2):
         emit(s, b, E_DUCT, f, -1, oy * w + ox, p1, 0, 0, 0)
         s.fi[b, f, FI_X] = p1 % w
         s.fi[b, f, FI_Y] = p1 // w
+        s.fi[b, f, FI_Z] = st.height[p1 // w, p1 % w]
         keep_turn = True
     elif kind == A_FIGHT:
         t = rel_to_global(s, b, me, p1)
@@ -567,6 +573,10 @@ def step(s, st, b, lay, a, mask):
     s.g[b, G_NDEC] += 1
     kind, p1, p2 = decode(lay, s.fi.shape[1], a)
     dk = s.g[b, G_DK]
+    nf = s.fi.shape[1]
+    was_standing = np.zeros(nf, np.bool_)
+    for f0 in range(nf):
+        was_standing[f0] = s.fi[b, f0, FI_STATE] == FS_ON and s.fi[b, f0, FI_POSTURE] == PO_STANDING
     if dk == DK_SELECT:
         f = s.g[b, G_DGANG] * s.g[b, G_MF] + p1
         start_activation(s, b, f)
@@ -588,6 +598,8 @@ def step(s, st, b, lay, a, mask):
         s.gang[b, g, GG_FLEE_ASKED] = 1
         if kind == A_FLEE:
             voluntary_retreat(s, st, b, g)
+    # falling hazard (6.7): Take Cover never causes a fall (docs/rules.md)
+    edge_hazards(s, st, b, was_standing, s.g[b, G_ACTIVE] if (dk == DK_ACTION and kind == A_TAKE_COVER) else -1)
     return advance(s, st, b, lay, mask)
 
 

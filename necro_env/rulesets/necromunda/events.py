@@ -59,6 +59,7 @@ E_CONSOLIDATE = 47
 E_RETREAT = 48
 E_INTEL = 49
 E_FORCE = 50
+E_FALL = 51
 
 EVENT_NAMES = {v: k[2:].lower() for k, v in dict(globals()).items() if k.startswith("E_") and isinstance(v, int)}
 
@@ -114,6 +115,7 @@ EVENT_FIELDS = {
     E_RETREAT: ("roll", "allowance_inches"),
     E_INTEL: ("roll", "need", "passed"),
     E_FORCE: ("roll", "total", "passed"),
+    E_FALL: ("from_cell", "to_cell", "height", "landed_on"),  # landed_on: fighter landed on, -1
 }
 
 

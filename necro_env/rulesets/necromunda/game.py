@@ -27,7 +27,7 @@ from .state import (
     FI_FIELD, FI_FLESH, FI_GA, FI_HIER, FI_POSTURE, FI_READY, FI_ROLE, FI_STATE, FI_TYPE, FI_WOUNDS, FI_X, FI_Y,
     FS_ON, G_ACTIVE, G_DGANG, G_DK, G_DONE, G_EVN, G_EVOVF, G_FU, G_LASTPRIO, G_MF, G_NGANGS, G_PHASE,
     G_PRIORITY, G_ROUND, G_ROUND_LIMIT, G_TRUNC, G_TURN, G_WINNER, GG_CREW, GG_ORDER, PH_ACTION, PO_PINNED,
-    PO_SI, PO_STANDING, Static, WP_ID, alloc_state, clone_state,
+    PO_SI, PO_STANDING, Static, WP_ID, alloc_state, clone_state, FI_Z,
 )
 
 Event = namedtuple("Event", "kind actor target fields")
@@ -46,12 +46,13 @@ class IllegalActionError(ValueError):
 
 
 _STATIC_CACHE: dict = {}
+_STATIC_CACHE_MAX = 16  # boards kept (oldest dropped): generated boards, a new one per reset, must not pile up
 
 
 def build_static(board: BoardSpec, weapons: WeaponTable, armours: ArmourTable) -> Static:
     """Read-only tables for one board and data set (LOS tables cached per board content)."""
     key = hashlib.sha1(board.terrain.tobytes() + board.doors[:, :2].tobytes()
-                       + str(board.terrain.shape).encode()).hexdigest()
+                       + str(board.terrain.shape).encode() + board.heights.tobytes()).hexdigest()
     h, w = board.terrain.shape
     door_of_cell = np.full((h, w), -1, np.int16)
     for i, (x, y, _) in enumerate(board.doors):
@@ -59,7 +60,10 @@ def build_static(board: BoardSpec, weapons: WeaponTable, armours: ArmourTable) -
     if key not in _STATIC_CACHE:
         if len(board.doors) > 32:
             raise ValueError(f"board {board.name}: at most 32 doors are supported, got {len(board.doors)}")
-        wall, obst, door = build_los_tables(board.terrain.astype(np.int8), door_of_cell)
+        wall, obst, door = build_los_tables(board.terrain.astype(np.int8), door_of_cell,
+                                            board.heights.astype(np.int8))
+        while len(_STATIC_CACHE) >= _STATIC_CACHE_MAX:
+            _STATIC_CACHE.pop(next(iter(_STATIC_CACHE)))
         _STATIC_CACHE[key] = (wall, obst, door, build_arc_table(h, w))
     wall, obst, door, arc = _STATIC_CACHE[key]
     # Fresh writable C-contiguous copies: numba types readonly and writable arrays differently, and
@@ -82,6 +86,8 @@ def build_static(board: BoardSpec, weapons: WeaponTable, armours: ArmourTable) -
         arc=arc,
         wprof=arr(weapons.profiles, np.int32),
         armour=arr(armours.table, np.int32),
+        height=arr(board.heights, np.int8),
+        feat=arr(board.features, np.int8),
     )
 
 
@@ -154,6 +160,7 @@ class Game:
         fi = s.fi[0, f]
         fi[FI_STATE] = FS_ON
         fi[FI_X], fi[FI_Y], fi[FI_FACING] = x, y, facing
+        fi[FI_Z] = self.board.heights[y, x]
         fi[FI_POSTURE] = PO_STANDING
         fi[FI_CH:FI_CH + NCH] = spec.chars
         fi[FI_WOUNDS] = spec.chars[CH_W]

@@ -19,8 +19,8 @@ from .codec import (
     A_SELECT, A_SHOOT, A_SHOOT_TWIN, A_SMASH_CASKET, A_STAND_UP, A_TAKE_COVER, A_TERMINAL, A_TURN,
 )
 from .constants import AF_CHARGE_PENALTY, CH_M
-from .movement import MODE_NORMAL, cell_free_endable, near_blocking_enemy, reach
-from .query import cell_solid, clear_rays, engaged_with, gang_of
+from .movement import MODE_JUMP, MODE_NORMAL, cell_free_endable, has_levels, near_blocking_enemy, reach
+from .query import cell_solid, clear_rays, engaged_with, gang_of, within_f
 from .shooting import arc_ok, eligible
 from .state import (
     DK_ACTION, DK_BOTTLE, DK_FLEE, DK_FOLLOWUP, DK_SELECT, DR_STATE, FI_ARMOUR, FI_CH, FI_FACING, FI_POSTURE,
@@ -135,9 +135,19 @@ def action_mask(s, st, b, lay, mask, f):
         budget = 2 * max(m, cmax)
         reach(s, st, b, f, budget, MODE_NORMAL, -1, dist, prev, endable)
         if can_afford(s, b, f, A_MOVE, False):
-            for c in range(n):
-                if endable[c] and dist[c] <= 2 * m:
-                    mask[lay[A_MOVE] + c] = True
+            if has_levels(st):
+                # a Move may also jump down / leap gaps (rules 6.5-6.6)
+                jd = np.empty(n, np.int32)
+                jp = np.empty(n, np.int32)
+                je = np.empty(n, np.bool_)
+                reach(s, st, b, f, 2 * m, MODE_JUMP, -1, jd, jp, je)
+                for c in range(n):
+                    if je[c] and jd[c] <= 2 * m:
+                        mask[lay[A_MOVE] + c] = True
+            else:
+                for c in range(n):
+                    if endable[c] and dist[c] <= 2 * m:
+                        mask[lay[A_MOVE] + c] = True
         if can_afford(s, b, f, A_TAKE_COVER, False):
             half = (m + 1) // 2
             mask[lay[A_TAKE_COVER] + start] = True
@@ -186,6 +196,7 @@ def action_mask(s, st, b, lay, mask, f):
             for t in range(nf):
                 if (s.fi[b, t, FI_STATE] == FS_ON and gang_of(s, b, t) != me and s.fi[b, t, FI_POSTURE] == PO_SI
                         and clear_within1(s, st, b, fx, fy, s.fi[b, t, FI_X], s.fi[b, t, FI_Y])
+                        and within_f(s, b, f, t, 1.0)  # with the height difference (docs/rules.md, levels)
                         and arc_ok(s, st, b, f, t, False)):
                     mask[lay[A_COUP] + global_to_rel(s, b, me, t)] = True
         for d in range(st.door_xy.shape[0]):

@@ -6,7 +6,7 @@ from ...core.geometry import N_RAYS, ray_blocked_by_model
 from ...core.terrain import DOOR_CLOSED, DOOR_LOCKED, TER_DOOR, TER_WALL
 from .constants import AF_INIT_PENALTY, CH_I, CH_M, CH_T
 from .state import (
-    DR_STATE, FI_ARMOUR, FI_CH, FI_FLESH, FI_POSTURE, FI_STATE, FI_X, FI_Y, FS_ON, G_MF, PO_STANDING,
+    DR_STATE, FI_ARMOUR, FI_CH, FI_FLESH, FI_POSTURE, FI_STATE, FI_X, FI_Y, FI_Z, FS_ON, G_MF, PO_STANDING,
 )
 
 
@@ -42,9 +42,11 @@ def cheb(s, b, f, e):
 
 @njit(cache=True, inline="always")
 def dist2(s, b, f, e):
+    """Squared centre distance, with the floor-height difference (rules 1.2 gap; 0 on flat boards)."""
     dx = s.fi[b, f, FI_X] - s.fi[b, e, FI_X]
     dy = s.fi[b, f, FI_Y] - s.fi[b, e, FI_Y]
-    return dx * dx + dy * dy
+    dz = s.fi[b, f, FI_Z] - s.fi[b, e, FI_Z]
+    return dx * dx + dy * dy + dz * dz
 
 
 @njit(cache=True)
@@ -58,7 +60,8 @@ def within_f(s, b, f, e, inches):
 @njit(cache=True)
 def engaged_with(s, b, f, e):
     """f and e are both Standing enemies in base contact (rules 4.1)."""
-    return (standing(s, b, f) and standing(s, b, e) and is_enemy(s, b, f, e) and cheb(s, b, f, e) == 1)
+    return (standing(s, b, f) and standing(s, b, e) and is_enemy(s, b, f, e) and cheb(s, b, f, e) == 1
+            and s.fi[b, f, FI_Z] == s.fi[b, e, FI_Z])  # base contact: same floor height (docs/rules.md 1.2)
 
 
 @njit(cache=True)

@@ -11,7 +11,7 @@ from .constants import (
 from .damage import resolve_hit, take_out, OOA_UNSTABLE
 from .dice import d6, two_d6
 from .events import E_COOL, E_HIT, E_KNOCKBACK, E_PINNED, E_SHOT, E_STRAY, emit
-from .movement import cell_free_endable, facing_towards
+from .movement import cell_free_endable, facing_towards, fall
 from .query import (
     cell_solid, clear_rays, cover_grade, dist2, engaged_with, gang_of, in_arc, is_engaged,
 )
@@ -205,8 +205,14 @@ def knockback(s, st, b, f, t, nat):
     if free and dx != 0 and dy != 0:
         # a diagonal push cannot squeeze between solid cells (as diagonal moves, 6.1)
         free = not (cell_solid(s, st, b, nx, ty) or cell_solid(s, st, b, tx, ny))
+    if free and st.height[ny, nx] > st.height[ty, tx]:
+        free = False  # pushed against a higher floor: blocked (docs/rules.md, levels)
     if free:
         emit(s, b, E_KNOCKBACK, t, f, nat, ty * w + tx, ny * w + nx, 0, 0)
+        drop = st.height[ty, tx] - st.height[ny, nx]
+        if drop > 0:
+            fall(s, st, b, t, ny * w + nx, drop)  # knocked over an edge (6.7)
+            return 0
         s.fi[b, t, FI_X] = nx
         s.fi[b, t, FI_Y] = ny
         return 0

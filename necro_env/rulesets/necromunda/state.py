@@ -95,7 +95,8 @@ FI_FREE = 21  # bit mask of Free actions taken this activation
 FI_CARRY = 22  # casket carried, -1
 FI_STOOD = 23  # 1: stood up by an engaging enemy; its next reaction attacks count as having turned to face
 FI_CH = 24  # characteristics start here: FI_CH + CH_*
-NFI = FI_CH + 12
+FI_Z = FI_CH + 12  # floor height (inches) of the fighter's cell; kept in step with FI_X/FI_Y (rules 1.2 levels)
+NFI = FI_CH + 13
 
 FS_EMPTY = 0
 FS_ON = 1
@@ -136,7 +137,7 @@ NEV = 8
 State = namedtuple("State", "g gang fi wp door casket queue rng script spos ev")
 Static = namedtuple(
     "Static",
-    "terrain door_of_cell door_xy term duct deploy los_wall los_obst los_door arc wprof armour",
+    "terrain door_of_cell door_xy term duct deploy los_wall los_obst los_door arc wprof armour height feat",
 )
 
 
