@@ -59,6 +59,9 @@ E_CONSOLIDATE = 47
 E_RETREAT = 48
 E_INTEL = 49
 E_FORCE = 50
+E_GROUP = 51  # a fighter is named a member of a group activation (2.4)
+E_HARD_TARGET = 52  # House Legacy: a fighter becomes a Hard Target (4.5)
+E_SELF_RALLY = 53  # House Legacy: a Broken fighter's Cool test at the end of its activation (10.4)
 
 EVENT_NAMES = {v: k[2:].lower() for k, v in dict(globals()).items() if k.startswith("E_") and isinstance(v, int)}
 
@@ -114,6 +117,9 @@ EVENT_FIELDS = {
     E_RETREAT: ("roll", "allowance_inches"),
     E_INTEL: ("roll", "need", "passed"),
     E_FORCE: ("roll", "total", "passed"),
+    E_GROUP: ("members_left",),  # actor = leader, target = member
+    E_HARD_TARGET: ("reason",),  # 0 two Moves in a row, 1 Consolidate after a Fight
+    E_SELF_RALLY: ("roll", "need", "passed"),
 }
 
 

@@ -16,6 +16,7 @@ from ...core.reach import dijkstra
 from ...core.terrain import TER_OBSTACLE
 from .events import E_MOVE, E_STANDUP_ENGAGED, emit
 from .query import cell_solid, gang_of, standing
+from .variant import house_legacy
 from .state import (
     CK_STATE, CK_X, CK_Y, FI_FACING, FI_POSTURE, FI_STATE, FI_STOOD, FI_X, FI_Y, FS_ON, PO_PINNED, PO_SI,
     PO_STANDING,
@@ -184,6 +185,9 @@ def normalize_engagement(s, b):
                         s.fi[b, f, FI_STOOD] = 1
                         s.fi[b, f, FI_FACING] = facing_towards(s.fi[b, e, FI_X] - s.fi[b, f, FI_X],
                                                                 s.fi[b, e, FI_Y] - s.fi[b, f, FI_Y])
+                        if house_legacy(s, b):
+                            # [HL] 4.4: the enemy's player picks the facing: away from the enemy
+                            s.fi[b, f, FI_FACING] = (s.fi[b, f, FI_FACING] + 4) % 8
                         emit(s, b, E_STANDUP_ENGAGED, f, e, 0, 0, 0, 0, 0)
                         changed = True
                         break
