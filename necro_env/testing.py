@@ -126,14 +126,15 @@ def gang(name: str, *fighters: FighterSpec, house: str = "test") -> GangSpec:
 
 
 def scenario(board_spec: BoardSpec, gangs, placements, *, round_limit: int = 12, seed: int = 0,
-             max_weapons: int = 4, weapons=None, armours=None) -> Game:
+             max_weapons: int = 4, weapons=None, armours=None, variant: str = "core") -> Game:
     """A Game with fighters placed (not started). placements: dicts with ``fighter``
     (a unique name, or (gang, slot)) and ``cell``, plus optional facing, posture,
     wounds, flesh_wounds, broken, out_of_ammo (see Game.setup). Then call
     ``game.activate(name)`` to start the Action phase with that fighter. ``weapons`` /
-    ``armours``: replacement tables (e.g. a copy with a trait added) for this game only."""
+    ``armours``: replacement tables (e.g. a copy with a trait added) for this game only.
+    ``variant``: "core" or "house_legacy" (the rules variant)."""
     game = Game(board_spec, gangs, round_limit=round_limit, max_weapons=max_weapons, weapons=weapons,
-                armours=armours)
+                armours=armours, variant=variant)
     resolved = []
     for p in placements:
         p = dict(p)

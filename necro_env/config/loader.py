@@ -150,6 +150,7 @@ class ScenarioSpec:
     gangs: tuple[GangSpec, ...]
     round_limit: int
     source: str
+    variant: str = "core"  # rules variant: "core" or "house_legacy"
 
 
 # ---------------------------------------------------------------------------
@@ -384,4 +385,4 @@ def load_scenario(path=None) -> ScenarioSpec:
         load_gang(_resolve_inner(g, file, f"gangs[{i}]"), weapons, armours) for i, g in enumerate(data.gangs)
     )
     board = _doors_at_start(board, data.doors_start)
-    return ScenarioSpec(data.name, board, gangs, data.round_limit, str(file))
+    return ScenarioSpec(data.name, board, gangs, data.round_limit, str(file), data.variant)

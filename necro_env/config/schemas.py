@@ -394,6 +394,7 @@ class ScenarioFile(Strict):
     gangs: list[Text]
     round_limit: int_in(1, 99, "a number of rounds")
     doors_start: Literal["closed", "open", "map"] = "closed"
+    variant: Literal["core", "house_legacy"] = "core"
 
     @model_validator(mode="after")
     def _gang_count(self):

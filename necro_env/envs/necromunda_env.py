@@ -23,7 +23,7 @@ from ..config import schemas as _schemas
 from ..config.generator import BoardDraw, generate, parse_board_arg
 from ..config.loader import _doors_at_start, _load
 from ..rulesets.necromunda.game import Game, IllegalActionError
-from ..rulesets.necromunda.state import DK_NAMES, G_DGANG, G_DK
+from ..rulesets.necromunda.state import DK_NAMES, G_DGANG, G_DK, GG_OUT
 from .encoders import FlatEncoder, make_encoder
 from .render_text import render_text
 
@@ -35,7 +35,7 @@ def _as_gang(g, weapons, armours) -> GangSpec:
 
 
 def build_game(scenario=None, board=None, gangs=None, num_gangs=None, round_limit=None, max_fighters=None,
-               max_weapons=4, max_doors=None, max_caskets=None) -> Game:
+               max_weapons=4, max_doors=None, max_caskets=None, variant=None) -> Game:
     """A ``Game`` from a scenario file with optional overrides (the env constructor's arguments).
 
     scenario: path (default configs/scenarios/gang_fight.yaml). board: a board
@@ -46,6 +46,7 @@ def build_game(scenario=None, board=None, gangs=None, num_gangs=None, round_limi
     ``GangSpec``s replacing the scenario's. num_gangs: the number of gangs; when
     it is larger than the scenario's list, the other gang files of
     configs/gangs/ are added in name order (then the list is repeated).
+    variant: the rules variant, "core" or "house_legacy" (default: the scenario's ``variant``).
     """
     _, sdata = _load(_schemas.ScenarioFile, scenario, DEFAULT_SCENARIO)
     sc = load_scenario(scenario)
@@ -85,7 +86,8 @@ def build_game(scenario=None, board=None, gangs=None, num_gangs=None, round_limi
         raise ValueError("a game needs at least 2 gangs")
     rl = sc.round_limit if round_limit is None else int(round_limit)
     return Game(board_spec, gang_specs, weapons=weapons, armours=armours, round_limit=rl,
-                max_fighters=max_fighters, max_weapons=max_weapons, max_doors=max_doors, max_caskets=max_caskets)
+                max_fighters=max_fighters, max_weapons=max_weapons, max_doors=max_doors, max_caskets=max_caskets,
+                variant=sc.variant if variant is None else variant)
 
 
 class raw_env(AECEnv):
@@ -101,7 +103,7 @@ class raw_env(AECEnv):
 
     def __init__(self, scenario=None, board=None, gangs=None, num_gangs=None, round_limit=None,
                  encoder="entity", render_mode=None, max_fighters=None, max_weapons=4, max_doors=None,
-                 max_caskets=None, illegal_action="raise", seed=None):
+                 max_caskets=None, illegal_action="raise", seed=None, variant=None):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
@@ -119,7 +121,7 @@ class raw_env(AECEnv):
                 max_doors = draw.max_doors if max_doors is None else max_doors
                 max_caskets = draw.n_caskets if max_caskets is None else max_caskets
         self.game = build_game(scenario, board, gangs, num_gangs, round_limit, max_fighters, max_weapons,
-                               max_doors, max_caskets)
+                               max_doors, max_caskets, variant)
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.encoder = make_encoder(encoder)
@@ -243,8 +245,12 @@ class raw_env(AECEnv):
             return
         self._ended = True
         if game.truncated:
+            # round limit: no winner; a gang already out of the battle (free-for-all) lost (-1),
+            # the gangs still fighting get 0 (docs/api.md, rewards)
             for a in self.agents:
                 self.truncations[a] = True
+                if game.state.gang[0, self.agent_name_mapping[a], GG_OUT]:
+                    self.rewards[a] = -1
             return
         w = game.winner
         for a in self.agents:

@@ -47,7 +47,9 @@ A_BLIND_FIRE = 23
 A_CONSOLIDATE = 24
 A_BOTTLE = 25  # bottle out voluntarily
 A_FLEE = 26  # voluntary retreat of a bottled gang
-N_KINDS = 27
+A_GROUP = 27  # name a member of the active fighter's group activation (2.4)
+A_CARRY_FIGHTER = 28  # House Legacy Carry of a Seriously Injured friend (5.3)
+N_KINDS = 29
 
 # parameter kinds
 P_NONE = 0
@@ -88,6 +90,8 @@ KINDS = (
     ("consolidate", P_CELL),
     ("bottle", P_NONE),
     ("flee", P_NONE),
+    ("group", P_FIGHTER),
+    ("carry_fighter", P_CELL),
 )
 KIND_NAMES = tuple(k for k, _ in KINDS)
 KIND_INDEX = {k: i for i, k in enumerate(KIND_NAMES)}

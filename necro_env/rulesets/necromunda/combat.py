@@ -17,6 +17,7 @@ from .state import (
     FI_BROKEN, FI_CH, FI_DISARMED, FI_FACING, FI_POSTURE, FI_STATE, FI_STOOD, FI_X, FI_Y, FI_Z, FS_ON, PO_SI,
     PO_STANDING, WP_ID, WP_OOA,
 )
+from .variant import house_legacy
 from .weapons import firepower, profile_usable, strength
 
 UNARMED = -1
@@ -167,6 +168,8 @@ def weapon_attacks(s, st, b, f, t, item, p, n_dice, mod, parries_left):
     if n_dice <= 0 or s.fi[b, t, FI_STATE] != FS_ON:
         return parries_left
     ws = s.fi[b, f, FI_CH + CH_WS]
+    if s.fi[b, f, FI_BROKEN] and house_legacy(s, b):
+        ws = 6  # [HL] 10.4: a Broken fighter's WS counts as 6+
     if item >= 0:
         wid = s.wp[b, f, item, WP_ID]
         tr = st.wprof[wid, p, PF_TRAITS]
@@ -304,7 +307,7 @@ def close_combat_attacks(s, st, b, f, t, charging, reaction, extra_mod):
     # 5. modifiers
     ast, inter = assists(s, b, f, t)
     mod += ast - inter
-    if reaction and s.fi[b, f, FI_BROKEN]:
+    if reaction and s.fi[b, f, FI_BROKEN] and not house_legacy(s, b):
         mod += MOD_BROKEN_REACTION
     emit(s, b, E_ASSIST, f, t, ast, inter, 0, 0, 0)
     emit(s, b, E_ATTACKS, f, t, a, s.wp[b, f, i1, WP_ID] if i1 >= 0 else -1,

@@ -60,6 +60,9 @@ E_RETREAT = 48
 E_INTEL = 49
 E_FORCE = 50
 E_FALL = 51
+E_GROUP = 52  # a fighter is named a member of a group activation (2.4)
+E_HARD_TARGET = 53  # House Legacy: a fighter becomes a Hard Target (4.5)
+E_SELF_RALLY = 54  # House Legacy: a Broken fighter's Cool test at the end of its activation (10.4)
 
 EVENT_NAMES = {v: k[2:].lower() for k, v in dict(globals()).items() if k.startswith("E_") and isinstance(v, int)}
 
@@ -116,6 +119,9 @@ EVENT_FIELDS = {
     E_INTEL: ("roll", "need", "passed"),
     E_FORCE: ("roll", "total", "passed"),
     E_FALL: ("from_cell", "to_cell", "height", "landed_on"),  # landed_on: fighter landed on, -1
+    E_GROUP: ("members_left",),  # actor = leader, target = member
+    E_HARD_TARGET: ("reason",),  # 0 two Moves in a row, 1 Consolidate after a Fight
+    E_SELF_RALLY: ("roll", "need", "passed"),
 }
 
 

@@ -27,7 +27,7 @@ from .state import (
     FI_FIELD, FI_FLESH, FI_GA, FI_HIER, FI_POSTURE, FI_READY, FI_ROLE, FI_STATE, FI_TYPE, FI_WOUNDS, FI_X, FI_Y,
     FS_ON, G_ACTIVE, G_DGANG, G_DK, G_DONE, G_EVN, G_EVOVF, G_FU, G_LASTPRIO, G_MF, G_NGANGS, G_PHASE,
     G_PRIORITY, G_ROUND, G_ROUND_LIMIT, G_TRUNC, G_TURN, G_WINNER, GG_CREW, GG_ORDER, PH_ACTION, PO_PINNED,
-    PO_SI, PO_STANDING, Static, WP_ID, alloc_state, clone_state, FI_Z,
+    PO_SI, PO_STANDING, Static, WP_ID, alloc_state, clone_state, FI_Z, G_CHF, G_GGANG, G_VARIANT, VARIANTS,
 )
 
 Event = namedtuple("Event", "kind actor target fields")
@@ -101,11 +101,16 @@ class Game:
     max_fighters: fighter slots per gang (default: the largest gang).
     max_weapons: weapon items per fighter (default 4).
     max_doors / max_caskets: sizes of the door and casket action ranges.
+    variant: "core" (default) or "house_legacy" (docs/rules.md, House Legacy variant).
     """
 
     def __init__(self, board: BoardSpec, gangs, *, weapons: WeaponTable | None = None,
                  armours: ArmourTable | None = None, round_limit: int = 12, max_fighters: int | None = None,
-                 max_weapons: int = 4, max_doors: int | None = None, max_caskets: int | None = None):
+                 max_weapons: int = 4, max_doors: int | None = None, max_caskets: int | None = None,
+                 variant: str = "core"):
+        if variant not in VARIANTS:
+            raise ValueError(f"variant {variant!r} is not known; allowed: {', '.join(VARIANTS)}")
+        self.variant = variant
         self.board = board
         self.gangs = tuple(gangs)
         if len(self.gangs) < 2:
@@ -114,6 +119,8 @@ class Game:
         self.armours = armours or load_armours()
         self.round_limit = int(round_limit)
         mf = max_fighters or max(len(g.fighters) for g in self.gangs)
+        if mf > 30:
+            raise ValueError(f"at most 30 fighter slots per gang are supported (group activation bit masks), got {mf}")
         for g in self.gangs:
             if len(g.fighters) > mf:
                 raise ValueError(f"gang {g.name} has {len(g.fighters)} fighters but max_fighters is {mf}")
@@ -142,6 +149,9 @@ class Game:
         s.g[0, G_FU] = -1
         s.g[0, G_LASTPRIO] = -1
         s.g[0, G_WINNER] = -1
+        s.g[0, G_VARIANT] = VARIANTS[self.variant]
+        s.g[0, G_GGANG] = -1
+        s.g[0, G_CHF] = -1
         seed_game(s.rng, 0, np.uint64(seed & 0xFFFFFFFFFFFFFFFF))
         for d, (x, y, st0) in enumerate(self.board.doors):
             s.door[0, d, DR_STATE] = st0

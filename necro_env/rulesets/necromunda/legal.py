@@ -11,21 +11,25 @@ from ...core.reach import DX8, DY8, INF
 from .combat import followup_options, versatile_reach
 from .actions import (
     can_afford, casket_near, door_near, door_operable, duct_far_end, status_pp, status_psi, status_sa, status_se,
-    clear_within1, terminal_usable, twin_sidearms, unwieldy,
+    clear_within1, terminal_usable, twin_sidearms, unwieldy, carry_inches, charge_allowance, retreat_budget,
+    carried_friend,
 )
+from .group import group_mask
+from .variant import house_legacy
 from .codec import (
     A_AIM, A_BLIND_FIRE, A_BOTTLE, A_BYPASS_CASKET, A_CARRY_CASKET, A_CHARGE, A_CONSOLIDATE, A_COUP, A_CRAWL,
     A_CRAWL_DUCT, A_END, A_FIGHT, A_FIRE_DUCT, A_FLEE, A_FORCE_DOOR, A_MOVE, A_OPEN_DOOR, A_RELOAD, A_RETREAT,
     A_SELECT, A_SHOOT, A_SHOOT_TWIN, A_SMASH_CASKET, A_STAND_UP, A_TAKE_COVER, A_TERMINAL, A_TURN,
+    A_CARRY_FIGHTER,
 )
-from .constants import AF_CHARGE_PENALTY, CH_M
+from .constants import CH_M
 from .movement import MODE_JUMP, MODE_NORMAL, cell_free_endable, has_levels, near_blocking_enemy, reach
 from .query import cell_solid, clear_rays, engaged_with, gang_of, within_f
 from .shooting import arc_ok, eligible
 from .state import (
-    DK_ACTION, DK_BOTTLE, DK_FLEE, DK_FOLLOWUP, DK_SELECT, DR_STATE, FI_ARMOUR, FI_CH, FI_FACING, FI_POSTURE,
+    DK_ACTION, DK_BOTTLE, DK_FLEE, DK_FOLLOWUP, DK_SELECT, DR_STATE, FI_CH, FI_FACING, FI_POSTURE,
     FI_READY, FI_STATE, FI_TURN, FI_X, FI_Y, FS_ON, G_ACTIVE, G_DGANG, G_DK, G_DONE, G_FU, G_FUM0, G_FUM1, G_MF,
-    G_NGANGS, PO_SI, PO_STANDING, WP_ID,
+    G_NGANGS, PO_SI, PO_STANDING, WP_ID, DK_CHARGE_FIGHT, DK_GROUP, G_CHF, G_GGANG, G_GROUP,
 )
 from ...core.terrain import DOOR_LOCKED
 from .weapons import can_reload, can_shoot_with
@@ -53,8 +57,9 @@ def fu_engaged(s, b, e):
 
 @njit(cache=True)
 def charge_allowance_max(s, st, b, f):
-    """Largest possible charge move in inches: M + 3 (D3), less heavy-armour penalties."""
-    return s.fi[b, f, FI_CH + CH_M] + 3 - st.armour[s.fi[b, f, FI_ARMOUR], AF_CHARGE_PENALTY]
+    """Largest possible charge move in inches: M + 3 (D3), less heavy-armour penalties
+    (House Legacy: 2 x M capped at 12", M from Prone; actions.charge_allowance)."""
+    return charge_allowance(s, st, b, f, 3)
 
 
 @njit(cache=True)
@@ -160,8 +165,9 @@ def action_mask(s, st, b, lay, mask, f):
                 if casket_near(s, st, b, f, k):
                     near = True
             if near:
+                cm = carry_inches(s, b, f)
                 for c in range(n):
-                    if endable[c] and dist[c] <= 2 * m:
+                    if endable[c] and dist[c] <= 2 * cm:
                         p = prev[c]
                         if p == start or (p >= 0 and cell_free_endable(s, st, b, p % w, p // w)):
                             mask[lay[A_CARRY_CASKET] + c] = True
@@ -171,6 +177,18 @@ def action_mask(s, st, b, lay, mask, f):
                     continue
                 if contact_cost(s, st, b, f, t, dist) <= 2 * cmax:
                     mask[lay[A_CHARGE] + global_to_rel(s, b, me, t)] = True
+        if house_legacy(s, b) and can_afford(s, b, f, A_CARRY_FIGHTER, False):
+            # [HL] 5.3 Carry a Seriously Injured friend: up to min(M, S); the friend is put down in the
+            # last cell the carrier left on its path (always within 1" of it)
+            k = carried_friend(s, st, b, f)
+            if k >= 0:
+                cm = carry_inches(s, b, f)
+                kc = s.fi[b, k, FI_Y] * w + s.fi[b, k, FI_X]
+                for c in range(n):
+                    if endable[c] and dist[c] <= 2 * cm:
+                        p = prev[c]
+                        if p == start or p == kc or (p >= 0 and cell_free_endable(s, st, b, p % w, p // w)):
+                            mask[lay[A_CARRY_FIGHTER] + c] = True
         # Shoot / twin Shoot / Aim
         for item in range(s.wp.shape[2]):
             wid = s.wp[b, f, item, WP_ID]
@@ -264,14 +282,24 @@ def action_mask(s, st, b, lay, mask, f):
                 if engaged_with(s, b, f, t):
                     mask[lay[A_FIGHT] + global_to_rel(s, b, me, t)] = True
         if can_afford(s, b, f, A_RETREAT, False):
-            reach(s, st, b, f, 12, MODE_NORMAL, -1, dist, prev, endable)
+            rb = retreat_budget(s, b, f)
+            reach(s, st, b, f, rb, MODE_NORMAL, -1, dist, prev, endable)
             for c in range(n):
-                if endable[c] and dist[c] <= 12:
+                if endable[c] and dist[c] <= rb:
                     mask[lay[A_RETREAT] + c] = True
+    if pp and house_legacy(s, b) and can_afford(s, b, f, A_CHARGE, False):
+        # [HL] 5.3: a Prone and Pinned fighter may Charge, at most M
+        cmax = charge_allowance_max(s, st, b, f)
+        reach(s, st, b, f, 2 * cmax, MODE_NORMAL, -1, dist, prev, endable)
+        for t in range(nf):
+            if s.fi[b, t, FI_STATE] != FS_ON or gang_of(s, b, t) == me:
+                continue
+            if contact_cost(s, st, b, f, t, dist) <= 2 * cmax:
+                mask[lay[A_CHARGE] + global_to_rel(s, b, me, t)] = True
     if pp:
         if can_afford(s, b, f, A_STAND_UP, False):
             mask[lay[A_STAND_UP]] = True
-        if can_afford(s, b, f, A_BLIND_FIRE, False):
+        if can_afford(s, b, f, A_BLIND_FIRE, False) and not house_legacy(s, b):  # [HL] 5.3: no Blind Fire
             for item in range(s.wp.shape[2]):
                 wid = s.wp[b, f, item, WP_ID]
                 if wid < 0:
@@ -332,10 +360,12 @@ def fill_mask(s, st, b, lay, mask):
     if dk == DK_SELECT:
         g = s.g[b, G_DGANG]
         mf = s.g[b, G_MF]
+        grouped = s.g[b, G_GGANG] >= 0  # only the named members of a group activation (2.4)
         for i in range(mf):
             f = g * mf + i
             if s.fi[b, f, FI_STATE] == FS_ON and s.fi[b, f, FI_READY]:
-                mb[lay[A_SELECT] + i] = True
+                if not grouped or (s.g[b, G_GROUP] >> i) & 1:
+                    mb[lay[A_SELECT] + i] = True
     elif dk == DK_ACTION:
         action_mask(s, st, b, lay, mb, s.g[b, G_ACTIVE])
     elif dk == DK_FOLLOWUP:
@@ -346,6 +376,16 @@ def fill_mask(s, st, b, lay, mask):
     elif dk == DK_FLEE:
         mb[lay[A_END]] = True
         mb[lay[A_FLEE]] = True
+    elif dk == DK_GROUP:
+        group_mask(s, b, lay, mb)
+    elif dk == DK_CHARGE_FIGHT:
+        # [HL] 5.3: after a charge that ends Engaged the free Fight is optional
+        f = s.g[b, G_CHF]
+        me = gang_of(s, b, f)
+        mb[lay[A_END]] = True
+        for t in range(s.fi.shape[1]):
+            if engaged_with(s, b, f, t):
+                mb[lay[A_FIGHT] + global_to_rel(s, b, me, t)] = True
     n = 0
     for i in range(mb.shape[0]):
         if mb[i]:

@@ -27,6 +27,7 @@ from .damage import resolve_hit
 from .dice import d6
 from .events import E_FALL, E_INIT, E_MOVE, E_PINNED, E_STANDUP_ENGAGED, emit
 from .query import cell_solid, gang_of, initiative, standing
+from .variant import house_legacy
 from .state import (
     CK_STATE, CK_X, CK_Y, EV_ACTOR, EV_KIND, FI_ACTS, FI_FACING, FI_POSTURE, FI_STATE, FI_STOOD, FI_TURN, FI_X,
     FI_Y, FI_Z, FS_ON, G_EVN,
@@ -266,6 +267,9 @@ def normalize_engagement(s, b):
                         s.fi[b, f, FI_STOOD] = 1
                         s.fi[b, f, FI_FACING] = facing_towards(s.fi[b, e, FI_X] - s.fi[b, f, FI_X],
                                                                 s.fi[b, e, FI_Y] - s.fi[b, f, FI_Y])
+                        if house_legacy(s, b):
+                            # [HL] 4.4: the enemy's player picks the facing: away from the enemy
+                            s.fi[b, f, FI_FACING] = (s.fi[b, f, FI_FACING] + 4) % 8
                         emit(s, b, E_STANDUP_ENGAGED, f, e, 0, 0, 0, 0, 0)
                         changed = True
                         break

@@ -8,7 +8,8 @@ from .dice import INJ_OOA, INJ_SERIOUS, d6, injury_die, two_d6
 from .events import E_BOTTLE, E_FLEE, E_INIT, E_PRIORITY, E_RALLY, E_RECOVERY, E_ROUND, emit
 from .movement import normalize_engagement
 from .nerve import cool_bonus
-from .query import initiative, is_engaged, within_f
+from .query import gang_of, initiative, is_engaged, within_f
+from .variant import capable, house_legacy
 from .state import (
     FI_BROKEN, FI_CH, FI_DISARMED, FI_HIER, FI_POSTURE,
     FI_STOOD,
@@ -150,20 +151,33 @@ def flee_tests(s, b, g):
 
 
 @njit(cache=True)
+def capable_enemy_within1(s, b, f):
+    g = gang_of(s, b, f)
+    for e in range(s.fi.shape[1]):
+        if gang_of(s, b, e) != g and capable(s, b, e) and within_f(s, b, f, e, 1.0):
+            return True
+    return False
+
+
+@njit(cache=True)
 def recovery(s, b, g, assisted_by):
     """Recovery tests for gang g's Prone and Seriously Injured fighters (11.3)."""
     mf = s.g[b, G_MF]
+    hl = house_legacy(s, b)
     for i in range(mf):
         f = g * mf + i
         if s.fi[b, f, FI_STATE] != FS_ON or s.fi[b, f, FI_POSTURE] != PO_SI:
             continue
+        if hl and capable_enemy_within1(s, b, f):
+            continue  # [HL] 4.4: no Recovery test within 1" of a capable enemy
         helper = -1
         for j in range(mf):
             o = g * mf + j
-            # a Standing and Active friend (Broken is a condition, not a status: it may assist, 11.3 [CZ])
+            # a Standing and Active friend (Broken is a condition, not a status: it may assist, 11.3 [CZ]);
+            # House Legacy: only capable fighters assist (4.5), so not a Broken one
             if (o != f and s.fi[b, o, FI_STATE] == FS_ON and s.fi[b, o, FI_POSTURE] == PO_STANDING
                     and not is_engaged(s, b, o) and assisted_by[o] == 0
-                    and within_f(s, b, f, o, 1.0)):
+                    and within_f(s, b, f, o, 1.0) and (not hl or capable(s, b, o))):
                 helper = o
                 break
         r, face = injury_die(s, b)

@@ -19,6 +19,7 @@ from .state import (
     FI_AIMED, FI_CH, FI_FACING, FI_POSTURE, FI_STATE, FI_TURN, FI_X, FI_Y, FS_ON, PO_PINNED, PO_SI, PO_STANDING,
     WP_ID,
 )
+from .variant import hard_target, house_legacy
 from .weapons import firepower, strength
 
 BAND_SHORT = 0
@@ -80,6 +81,8 @@ def band(st, wid, p, d2):
 def hit_modifier(s, st, b, f, t, wid, p, bnd, cg):
     """Sum of hit-roll modifiers for f shooting t (rules 7.4), without Aim / twin / Blind Fire."""
     m = 0
+    if house_legacy(s, b) and hard_target(s, b, t):
+        cg = min(cg + 1, 2)  # [HL] 4.5 Hard Target: cover one grade better, at most heavy (full)
     if cg == 1:
         m -= 1
     elif cg == 2:

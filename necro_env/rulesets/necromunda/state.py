@@ -32,10 +32,20 @@ G_FU = 17  # fighter owed a post-fight follow-up (coup de grace / consolidate), 
 G_LASTPRIO = 18  # gang that held Priority last round, -1
 G_ENDSTEP = 19  # End phase step in progress
 G_ENDGANG = 20  # position in the priority order for the End phase step in progress
-G_VARIANT = 21  # 0 core, 1 house legacy (reserved)
+G_VARIANT = 21  # VAR_CORE or VAR_HOUSE_LEGACY
 G_FUM0 = 22  # fighters 0-30 engaged with G_FU when it declared its fight (bit mask)
 G_FUM1 = 23  # fighters 31-61
-NG = 24
+G_GGANG = 24  # gang whose group activation (2.4) is in progress, -1 none
+G_GROUP = 25  # bit mask of the slots named for that group that have not activated yet
+G_GNAME = 26  # 1 while the active fighter names its group members (DK_GROUP)
+G_GLEFT = 27  # members the group's leader may still name
+G_CHF = 28  # fighter owed the optional free Fight after its charge (House Legacy), -1
+G_CHFM = 29  # hit modifier of that Fight (-1 when the charger had no line of sight to its target)
+NG = 30
+
+VAR_CORE = 0
+VAR_HOUSE_LEGACY = 1
+VARIANTS = {"core": VAR_CORE, "house_legacy": VAR_HOUSE_LEGACY}
 
 PH_PRIORITY = 0
 PH_ACTION = 1
@@ -48,8 +58,11 @@ DK_ACTION = 1  # choose the active fighter's next action, or end its activation
 DK_FOLLOWUP = 2  # after a Fight: free Coup de Grace, consolidate, or decline
 DK_BOTTLE = 3  # End phase: roll the Bottle check or bottle out voluntarily
 DK_FLEE = 4  # start of an Action phase: a bottled gang may retreat from the battle
+DK_GROUP = 5  # a Group Activation leader names its members (2.4)
+DK_CHARGE_FIGHT = 6  # House Legacy: the optional free Fight after a charge (5.3)
 DK_NAMES = {DK_SELECT: "select_fighter", DK_ACTION: "choose_action", DK_FOLLOWUP: "fight_followup",
-            DK_BOTTLE: "bottle_check", DK_FLEE: "voluntary_retreat"}
+            DK_BOTTLE: "bottle_check", DK_FLEE: "voluntary_retreat", DK_GROUP: "group_activation",
+            DK_CHARGE_FIGHT: "charge_fight"}
 
 END_BOTTLE = 0
 END_FLEE = 1
@@ -96,7 +109,12 @@ FI_CARRY = 22  # casket carried, -1
 FI_STOOD = 23  # 1: stood up by an engaging enemy; its next reaction attacks count as having turned to face
 FI_CH = 24  # characteristics start here: FI_CH + CH_*
 FI_Z = FI_CH + 12  # floor height (inches) of the fighter's cell; kept in step with FI_X/FI_Y (rules 1.2 levels)
-NFI = FI_CH + 13
+FI_HL = FI_CH + 13  # House Legacy markers: HL_* bits below
+NFI = FI_CH + 14
+
+HL_HARD = 1  # Hard Target (4.5)
+HL_MOVED = 2  # the last action of this activation was a Move (two in a row give Hard Target)
+HL_NERVE = 4  # took a Nerve test during the current activation (10.4: one per turn)
 
 FS_EMPTY = 0
 FS_ON = 1
