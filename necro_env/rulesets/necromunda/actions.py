@@ -6,7 +6,7 @@ from ...core.terrain import DOOR_CLOSED, DOOR_DESTROYED, DOOR_OPEN
 from .codec import (
     A_AIM, A_BLIND_FIRE, A_BYPASS_CASKET, A_CARRY_CASKET, A_CHARGE, A_COUP, A_CRAWL, A_CRAWL_DUCT, A_FIGHT,
     A_FIRE_DUCT, A_FORCE_DOOR, A_MOVE, A_OPEN_DOOR, A_RELOAD, A_RETREAT, A_SHOOT, A_SHOOT_TWIN, A_SMASH_CASKET,
-    A_STAND_UP, A_TAKE_COVER, A_TERMINAL,
+    A_SHOOT_CELL, A_STAND_UP, A_TAKE_COVER, A_TERMINAL, A_CANNIBALISE,
 )
 from .constants import PF_TRAITS, T_SIDEARM, T_UNWIELDY
 from .query import cell_solid, fighter_at, is_engaged
@@ -30,7 +30,8 @@ def action_type(kind):
         return TYPE_DOUBLE
     if (kind == A_TAKE_COVER or kind == A_SHOOT or kind == A_SHOOT_TWIN or kind == A_AIM or kind == A_TERMINAL
             or kind == A_FORCE_DOOR or kind == A_SMASH_CASKET or kind == A_BYPASS_CASKET or kind == A_FIRE_DUCT
-            or kind == A_FIGHT or kind == A_RETREAT or kind == A_STAND_UP):
+            or kind == A_FIGHT or kind == A_RETREAT or kind == A_STAND_UP or kind == A_SHOOT_CELL
+            or kind == A_CANNIBALISE):
         return TYPE_BASIC
     return TYPE_FREE
 
@@ -40,12 +41,14 @@ def basic_bit(kind):
     """Bit of FI_BASIC recording that this Basic action was taken (Shoot and twin Shoot share one).
     FI_BASIC is int16: Retreat and Stand Up reuse the unused slots of twin Shoot and Reload
     (their plain offsets, bits 15 and 16, do not fit)."""
-    if kind == A_SHOOT_TWIN:
+    if kind == A_SHOOT_TWIN or kind == A_SHOOT_CELL:
         kind = A_SHOOT
     elif kind == A_RETREAT:
         kind = A_SHOOT_TWIN
     elif kind == A_STAND_UP:
         kind = A_RELOAD
+    elif kind == A_CANNIBALISE:
+        kind = A_COUP  # Coup de Grace is Simple: its slot is free
     return 1 << (kind - A_TAKE_COVER)
 
 

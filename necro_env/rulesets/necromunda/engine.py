@@ -9,13 +9,14 @@ from numba import njit
 
 from ...core.terrain import DOOR_CLOSED, DOOR_OPEN
 from .actions import casket_near, spend, twin_sidearms, unwieldy
+from .codec import A_CANNIBALISE
 from .codec import (
     A_AIM, A_BLIND_FIRE, A_BOTTLE, A_BYPASS_CASKET, A_CARRY_CASKET, A_CHARGE, A_CONSOLIDATE, A_COUP, A_CRAWL,
     A_CRAWL_DUCT, A_END, A_FIGHT, A_FIRE_DUCT, A_FLEE, A_FORCE_DOOR, A_MOVE, A_OPEN_DOOR, A_RELOAD, A_RETREAT,
-    A_SHOOT, A_SHOOT_TWIN, A_SMASH_CASKET, A_STAND_UP, A_TAKE_COVER, A_TERMINAL, A_TURN, decode,
+    A_SHOOT, A_SHOOT_CELL, A_SHOOT_TWIN, A_SMASH_CASKET, A_STAND_UP, A_TAKE_COVER, A_TERMINAL, A_TURN, decode,
 )
 from .combat import coup_de_grace, fight, close_combat_attacks
-from .constants import AF_CHARGE_PENALTY, CH_INT, CH_M, CH_S
+from .constants import AF_CHARGE_PENALTY, CH_INT, CH_S
 from .dice import d3, d6, two_d6
 from .events import (
     E_ACTION, E_ACTIVATE, E_CASKET, E_CHARGE, E_CONSOLIDATE, E_DOOR, E_DUCT, E_END_ACT, E_FORCE, E_GAME_END,
@@ -27,9 +28,12 @@ from .nerve import queue_pop
 from .phases import (
     bottle_check, flee_tests, gang_at, needs_bottle_check, priority_phase, rally, recovery, voluntary_retreat,
 )
-from .query import clear_rays, engaged_with, gang_of, initiative, is_engaged
+from .query import clear_rays, engaged_with, gang_of, initiative, is_engaged, movement
+from .conditions import can_react, charge_d3_allowed, end_of_round, quick_retreat, strength_penalty
 from .running import run_for_cover
-from .shooting import face_target, fire_through_ductway, shoot, shoot_twin
+from .condition_effects import activation_effects, activation_over, cannibalise, mounted_stand_up
+from .templates import smoke_end_phase
+from .shooting import blast_profile, face_target, fire_through_ductway, shoot, shoot_cell, shoot_twin
 from .state import (
     CK_STATE, CK_X, CK_Y, DK_ACTION, DK_BOTTLE, DK_FLEE, DK_FOLLOWUP, DK_NONE, DK_SELECT, DR_STATE, END_BOTTLE,
     END_DONE, END_FLEE, END_RALLY, END_RECOVERY, FI_ACTS, FI_AIMED, FI_ARMOUR, FI_BASIC, FI_BROKEN, FI_CH,
@@ -103,6 +107,7 @@ def end_activation(s, b):
         s.fi[b, f, FI_ACTS] = 0
         s.fi[b, f, FI_TURN] = 0
         emit(s, b, E_END_ACT, f, -1, 0, 0, 0, 0, 0)
+        activation_over(s, b, f)  # Insane: control ends, Willpower test (4.3)
     s.g[b, G_ACTIVE] = -1
     s.g[b, G_TURN] = (s.g[b, G_TURN] + 1) % s.g[b, G_NGANGS]
 
@@ -150,12 +155,12 @@ def do_charge(s, st, b, f, t):
     h, w = st.terrain.shape
     n = h * w
     had_los = clear_rays(s, st, b, f, t, False) > 0
-    roll = d3(s, b)
-    allowance = s.fi[b, f, FI_CH + CH_M] + roll - st.armour[s.fi[b, f, FI_ARMOUR], AF_CHARGE_PENALTY]
+    roll = d3(s, b) if charge_d3_allowed(s, b, f) else 0  # Gunked: no D3 (4.3)
+    allowance = movement(s, b, f) + roll - st.armour[s.fi[b, f, FI_ARMOUR], AF_CHARGE_PENALTY]
     dist = np.empty(n, np.int32)
     prev = np.empty(n, np.int32)
     endable = np.empty(n, np.bool_)
-    reach(s, st, b, f, 2 * (s.fi[b, f, FI_CH + CH_M] + 3), MODE_CHARGE, t, dist, prev, endable)
+    reach(s, st, b, f, 2 * (movement(s, b, f) + 3), MODE_CHARGE, t, dist, prev, endable)
     start = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
     tx = s.fi[b, t, FI_X]
     ty = s.fi[b, t, FI_Y]
@@ -225,13 +230,13 @@ def do_retreat(s, st, b, f, cell):
     attacks first; on a pass the retreater then moves up to D6" towards the chosen cell."""
     w = st.terrain.shape[1]
     r = d6(s, b)
-    need = initiative(s, st, b, f)
+    need = initiative(s, st, b, f) - quick_retreat(s, b, f)  # Mounted: +2 (4.3)
     passed = r >= need
     emit(s, b, E_INIT, f, -1, r, need, 1 if passed else 0, 4, 0)
     for e in range(s.fi.shape[1]):
         if s.fi[b, f, FI_STATE] != FS_ON or s.fi[b, f, FI_POSTURE] != PO_STANDING:
             break
-        if engaged_with(s, b, e, f):
+        if engaged_with(s, b, e, f) and can_react(s, b, e):
             re = d6(s, b)
             ne = initiative(s, st, b, e)
             ok = re >= ne
@@ -309,13 +314,20 @@ def apply_action(s, st, b, lay, kind, p1, p2):
             fire_through_ductway(s, st, b, f, item, prof, t)
         normalize_engagement(s, b)  # a knocked-back Pinned fighter may end in contact (4.1)
         return
+    if kind == A_SHOOT_CELL:
+        item = p1
+        prof = blast_profile(s, st, b, f, item)
+        spend(s, b, f, kind, unwieldy(st, s.wp[b, f, item, 0], prof))
+        shoot_cell(s, st, b, f, item, prof, p2 % w, p2 // w)
+        normalize_engagement(s, b)
+        return
     spend(s, b, f, kind, False)
     keep_turn = False
     if kind == A_MOVE:
-        do_move(s, st, b, f, p1, 2 * s.fi[b, f, FI_CH + CH_M], 0)
+        do_move(s, st, b, f, p1, 2 * movement(s, b, f), 0)
         keep_turn = True
     elif kind == A_TAKE_COVER:
-        half = (s.fi[b, f, FI_CH + CH_M] + 1) // 2
+        half = (movement(s, b, f) + 1) // 2
         do_move(s, st, b, f, p1, 2 * half, 4)
         s.fi[b, f, FI_POSTURE] = PO_PINNED
     elif kind == A_CARRY_CASKET:
@@ -324,7 +336,7 @@ def apply_action(s, st, b, lay, kind, p1, p2):
             if casket_near(s, st, b, f, j):  # the same test as the mask (within 1", not through walls)
                 k = j
                 break
-        pv = do_move(s, st, b, f, p1, 2 * s.fi[b, f, FI_CH + CH_M], 5)
+        pv = do_move(s, st, b, f, p1, 2 * movement(s, b, f), 5)
         if k >= 0 and pv >= 0:
             s.casket[b, k, CK_X] = pv % w
             s.casket[b, k, CK_Y] = pv // w
@@ -352,6 +364,8 @@ def apply_action(s, st, b, lay, kind, p1, p2):
     elif kind == A_COUP:
         t = rel_to_global(s, b, me, p1)
         coup_de_grace(s, b, f, t)
+    elif kind == A_CANNIBALISE:
+        cannibalise(s, b, f, rel_to_global(s, b, me, p1))
     elif kind == A_OPEN_DOOR:
         toggle_door(s, b, p1, f)
     elif kind == A_TERMINAL:
@@ -366,14 +380,14 @@ def apply_action(s, st, b, lay, kind, p1, p2):
             if o != f and s.fi[b, o, FI_STATE] == FS_ON and gang_of(s, b, o) == me:
                 if max(abs(s.fi[b, o, FI_X] - dx0), abs(s.fi[b, o, FI_Y] - dy0)) == 1:
                     helpers += 1
-        total = r + s.fi[b, f, FI_CH + CH_S] + 2 * helpers
+        total = r + s.fi[b, f, FI_CH + CH_S] - strength_penalty(s, b, f) + 2 * helpers  # Starving -1 S
         ok = total >= 9
         emit(s, b, E_FORCE, f, -1, r, total, 1 if ok else 0, 0, 0)
         if ok:
             set_door(s, b, p1, f, DOOR_OPEN)
     elif kind == A_SMASH_CASKET:
         r = d6(s, b)
-        ok = r + s.fi[b, f, FI_CH + CH_S] >= 6
+        ok = r + s.fi[b, f, FI_CH + CH_S] - strength_penalty(s, b, f) >= 6  # Starving -1 S (4.3)
         emit(s, b, E_CASKET, f, -1, p1, 1 if ok else 0, r, 6, 0)
         if ok:
             s.casket[b, p1, CK_STATE] = CASKET_OPEN
@@ -398,11 +412,12 @@ def apply_action(s, st, b, lay, kind, p1, p2):
         do_retreat(s, st, b, f, p1)
         keep_turn = True
     elif kind == A_STAND_UP:
-        s.fi[b, f, FI_POSTURE] = PO_STANDING
-        emit(s, b, E_STAND, f, -1, s.fi[b, f, FI_FACING], 0, 0, 0, 0)
-        keep_turn = True
+        if mounted_stand_up(s, st, b, f):  # Mounted: Initiative test or the action is wasted (4.3)
+            s.fi[b, f, FI_POSTURE] = PO_STANDING
+            emit(s, b, E_STAND, f, -1, s.fi[b, f, FI_FACING], 0, 0, 0, 0)
+            keep_turn = True
     elif kind == A_CRAWL:
-        half = (s.fi[b, f, FI_CH + CH_M] + 1) // 2
+        half = (movement(s, b, f) + 1) // 2
         do_move(s, st, b, f, p1, 2 * half, 6)
     if s.fi[b, f, FI_STATE] == FS_ON:
         s.fi[b, f, FI_TURN] = 1 if (keep_turn and s.fi[b, f, FI_POSTURE] == PO_STANDING) else 0
@@ -463,6 +478,7 @@ def end_phase(s, st, b):
         elif step_ == END_RALLY:
             for pos in range(ng):
                 rally(s, b, gang_at(s, b, pos))
+            smoke_end_phase(s, st, b)  # smoke clouds dissipate on 1-4 (12 Smoke)
         # a fighter Broken during the End phase (Nerve test after a Recovery Out of Action)
         # runs for cover at once (10.1), before the Rally step
         while s.g[b, G_QN] > 0:
@@ -477,6 +493,7 @@ def end_phase(s, st, b):
     for g in range(ng):
         s.gang[b, g, GG_BOTTLE_ASKED] = 0
         s.gang[b, g, GG_VOLBOTTLE] = 0
+    end_of_round(s, st, b)  # Concussion ends (4.3)
     return False
 
 
@@ -570,7 +587,11 @@ def step(s, st, b, lay, a, mask):
     if dk == DK_SELECT:
         f = s.g[b, G_DGANG] * s.g[b, G_MF] + p1
         start_activation(s, b, f)
-        if s.fi[b, f, FI_BROKEN]:
+        if activation_effects(s, st, b, f):
+            # Blaze, an Insane fighter fleeing, a Starving fighter's compelled charge (4.3)
+            normalize_engagement(s, b)
+            end_activation(s, b)
+        elif s.fi[b, f, FI_BROKEN]:
             # a Broken fighter's activation is its Running for Cover (10.2)
             run_for_cover(s, st, b, f)
             normalize_engagement(s, b)

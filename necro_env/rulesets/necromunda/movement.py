@@ -17,7 +17,7 @@ from ...core.terrain import TER_OBSTACLE
 from .events import E_MOVE, E_STANDUP_ENGAGED, emit
 from .query import cell_solid, gang_of, standing
 from .state import (
-    CK_STATE, CK_X, CK_Y, FI_FACING, FI_POSTURE, FI_STATE, FI_STOOD, FI_X, FI_Y, FS_ON, PO_PINNED, PO_SI,
+    CK_STATE, CK_X, CK_Y, FI_FACING, FI_MOVED, FI_POSTURE, FI_STATE, FI_STOOD, FI_X, FI_Y, FS_ON, PO_PINNED, PO_SI,
     PO_STANDING,
 )
 
@@ -141,6 +141,7 @@ def place(s, st, b, f, x, y, cost, kind):
         s.fi[b, f, FI_FACING] = facing_towards(x - ox, y - oy)
     s.fi[b, f, FI_X] = x
     s.fi[b, f, FI_Y] = y
+    s.fi[b, f, FI_MOVED] += cost  # half-inches moved this activation (Mounted knock-down, 4.3)
 
 
 @njit(cache=True)

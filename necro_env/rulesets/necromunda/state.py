@@ -35,7 +35,9 @@ G_ENDGANG = 20  # position in the priority order for the End phase step in progr
 G_VARIANT = 21  # 0 core, 1 house legacy (reserved)
 G_FUM0 = 22  # fighters 0-30 engaged with G_FU when it declared its fight (bit mask)
 G_FUM1 = 23  # fighters 31-61
-NG = 24
+G_SMOKE0 = 24  # smoke clouds (12 Smoke): G_SMOKE0 .. G_SMOKE0 + N_SMOKE - 1 hold centre cell + 1, 0 = none
+N_SMOKE = 4
+NG = 28
 
 PH_PRIORITY = 0
 PH_ACTION = 1
@@ -95,7 +97,10 @@ FI_FREE = 21  # bit mask of Free actions taken this activation
 FI_CARRY = 22  # casket carried, -1
 FI_STOOD = 23  # 1: stood up by an engaging enemy; its next reaction attacks count as having turned to face
 FI_CH = 24  # characteristics start here: FI_CH + CH_*
-NFI = FI_CH + 12
+FI_COND = FI_CH + 12  # condition bit mask C_* below (4.3; rulesets/necromunda/conditions.py)
+FI_CTRL = FI_CH + 13  # Insane: 1 + gang controlling this fighter for its activation, 0 = its own gang
+FI_MOVED = FI_CH + 14  # half-inches moved in its current / last activation (Mounted knock-down)
+NFI = FI_CH + 15
 
 FS_EMPTY = 0
 FS_ON = 1
@@ -105,6 +110,23 @@ FS_FLED = 3
 PO_STANDING = 0
 PO_PINNED = 1  # Prone and Pinned
 PO_SI = 2  # Prone and Seriously Injured
+
+# conditions (4.3): bits of fi[b, f, FI_COND]; apply/clear functions in conditions.py
+C_BLAZE = 1 << 0
+C_BLIND = 1 << 1
+C_CONCUSSION = 1 << 2
+C_HIDDEN = 1 << 3
+C_INSANE = 1 << 4
+C_WEBBED = 1 << 5
+C_GUNKED = 1 << 6
+C_STARVING = 1 << 7
+C_INTOXICATED = 1 << 8
+C_MOUNTED = 1 << 9
+C_NO_READY = 1 << 10  # Blind without a Ready marker: gets none next Priority phase (4.3)
+C_WIL_DUE = 1 << 11  # Insane 5-6: Willpower test due at the end of this activation (4.3)
+COND_NAMES = {"blaze": C_BLAZE, "blind": C_BLIND, "concussion": C_CONCUSSION, "hidden": C_HIDDEN,
+              "insane": C_INSANE, "webbed": C_WEBBED, "gunked": C_GUNKED, "starving": C_STARVING,
+              "intoxicated": C_INTOXICATED, "mounted": C_MOUNTED}
 
 # ---------------------------------------------------------------- weapons wp[b, F, MW, :]
 WP_ID = 0  # weapon id in the weapon table, -1 for an empty slot
