@@ -23,7 +23,7 @@ from necro_env.core.terrain import DOOR_CLOSED, DOOR_OPEN
 from necro_env.rulesets.necromunda.constants import (
     AF_CHARGE_PENALTY, AF_FRONT_SAVE, AF_INIT_PENALTY, AF_SAVE, AF_TEMPLATE_SAVE, MAX_PROFILES, NAF, NCH, NPF,
     PF_ACC_L, PF_ACC_S, PF_AMMO, PF_AP, PF_BLAST, PF_D, PF_LONG, PF_RAPID, PF_S, PF_S_USER, PF_SHORT, PF_TRAITS,
-    PF_VALID, ROLE_NAMES, TRAIT_NAMES,
+    PF_TRAITS2, PF_VALID, ROLE_NAMES, TRAIT2_NAMES, TRAIT_NAMES,
 )
 
 # PF_LONG codes for weapons without a numeric long range.
@@ -250,9 +250,14 @@ def _profile_row(p: S.ProfileFile) -> np.ndarray:
     row[PF_RAPID] = traits.get("rapid_fire", 0)
     row[PF_BLAST] = traits.get("blast", 0)
     mask = 0
+    mask2 = 0
     for name in traits:
-        mask |= TRAIT_NAMES[name]
+        if name in TRAIT2_NAMES:
+            mask2 |= TRAIT2_NAMES[name] >> 32
+        else:
+            mask |= TRAIT_NAMES[name]
     row[PF_TRAITS] = mask
+    row[PF_TRAITS2] = mask2
     return row
 
 

@@ -29,7 +29,7 @@ from necro_env.core.terrain import (
     TER_OBSTACLE,
     TER_WALL,
 )
-from necro_env.rulesets.necromunda.constants import MAX_PROFILES, ROLE_NAMES, TRAIT_NAMES
+from necro_env.rulesets.necromunda.constants import MAX_PROFILES, ROLE_NAMES, TRAIT2_NAMES, TRAIT_NAMES
 
 # ---------------------------------------------------------------------------
 # Small reusable field types
@@ -117,7 +117,7 @@ def _unique(items, key, path, what):
 
 PARAM_TRAITS = {"rapid_fire": tuple(range(1, 7)), "blast": (3, 5)}
 _TRAIT_HELP = (
-    f"allowed: {', '.join(TRAIT_NAMES)}; rapid_fire and blast take a value, "
+    f"allowed: {', '.join([*TRAIT_NAMES, *TRAIT2_NAMES])}; rapid_fire and blast take a value, "
     "written as {rapid_fire: N} (N 1..6) or {blast: 3} / {blast: 5}"
 )
 
@@ -127,8 +127,8 @@ def _parse_trait(v):
     if isinstance(v, str):
         if v in PARAM_TRAITS:
             raise FieldProblem((), v, f"{v} needs a value: {_TRAIT_HELP}")
-        if v not in TRAIT_NAMES:
-            raise FieldProblem((), v, f"unknown trait; {_did_you_mean(v, TRAIT_NAMES)}{_TRAIT_HELP}")
+        if v not in TRAIT_NAMES and v not in TRAIT2_NAMES:
+            raise FieldProblem((), v, f"unknown trait; {_did_you_mean(v, [*TRAIT_NAMES, *TRAIT2_NAMES])}{_TRAIT_HELP}")
         return (v, 0)
     if isinstance(v, dict) and len(v) == 1:
         (key, n), = v.items()

@@ -313,6 +313,7 @@ _PARAM_TEXT = {
     "P_DOOR": ("door index", "max_doors"),
     "P_CASKET": ("casket index", "max_caskets"),
     "P_FACING": ("facing 0-7 (N..NW)", "8"),
+    "P_WEAPON_CELL": ("item·H·W + cell", "MW·H·W"),
 }
 
 

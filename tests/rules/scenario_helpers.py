@@ -4,7 +4,7 @@ from necro_env.testing import board, fighter, gang, scenario
 
 W, H = 10, 6
 OPEN = board("\n".join(["." * W] * H))
-PLACE = ("posture", "wounds", "flesh_wounds", "broken", "out_of_ammo", "facing")
+PLACE = ("posture", "wounds", "flesh_wounds", "broken", "out_of_ammo", "facing", "conditions")
 
 
 def u(g, name, cell, weapons=(), house="orlock", kind="ganger", **kw):

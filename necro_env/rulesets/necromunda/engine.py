@@ -12,13 +12,13 @@ from .actions import (
     carried_friend, carry_inches, casket_near, charge_allowance, retreat_budget, spend, twin_sidearms, unwieldy,
 )
 from .codec import (
-    A_AIM, A_BLIND_FIRE, A_BOTTLE, A_BYPASS_CASKET, A_CARRY_CASKET, A_CHARGE, A_CONSOLIDATE, A_COUP, A_CRAWL,
-    A_CRAWL_DUCT, A_END, A_FIGHT, A_FIRE_DUCT, A_FLEE, A_FORCE_DOOR, A_MOVE, A_OPEN_DOOR, A_RELOAD, A_RETREAT,
-    A_SHOOT, A_SHOOT_TWIN, A_SMASH_CASKET, A_STAND_UP, A_TAKE_COVER, A_TERMINAL, A_TURN, A_GROUP, decode,
-    A_CARRY_FIGHTER,
+    A_AIM, A_BLIND_FIRE, A_BOTTLE, A_BYPASS_CASKET, A_CANNIBALISE, A_CARRY_CASKET, A_CARRY_FIGHTER, A_CHARGE,
+    A_CONSOLIDATE, A_COUP, A_CRAWL, A_CRAWL_DUCT, A_END, A_FIGHT, A_FIRE_DUCT, A_FLEE, A_FORCE_DOOR, A_GROUP,
+    A_MOVE, A_OPEN_DOOR, A_RELOAD, A_RETREAT, A_SHOOT, A_SHOOT_CELL, A_SHOOT_TWIN, A_SMASH_CASKET, A_STAND_UP,
+    A_TAKE_COVER, A_TERMINAL, A_TURN, decode,
 )
 from .combat import coup_de_grace, fight, close_combat_attacks
-from .constants import CH_INT, CH_M, CH_S
+from .constants import CH_INT, CH_S
 from .dice import d3, d6, two_d6
 from .events import (
     E_ACTION, E_ACTIVATE, E_CASKET, E_CHARGE, E_CONSOLIDATE, E_DOOR, E_DUCT, E_END_ACT, E_FORCE, E_GAME_END,
@@ -34,9 +34,12 @@ from .nerve import queue_pop
 from .phases import (
     bottle_check, flee_tests, gang_at, needs_bottle_check, priority_phase, rally, recovery, voluntary_retreat,
 )
-from .query import clear_rays, engaged_with, gang_of, initiative, is_engaged
+from .query import clear_rays, engaged_with, gang_of, initiative, is_engaged, movement
+from .conditions import can_react, charge_d3_allowed, end_of_round, quick_retreat, strength_penalty
 from .running import hl_broken_activation, run_for_cover
-from .shooting import face_target, fire_through_ductway, shoot, shoot_twin
+from .condition_effects import activation_effects, activation_over, cannibalise, mounted_stand_up
+from .templates import smoke_end_phase
+from .shooting import blast_profile, face_target, fire_through_ductway, shoot, shoot_cell, shoot_twin
 from .state import (
     CK_STATE, CK_X, CK_Y, DK_ACTION, DK_BOTTLE, DK_FLEE, DK_FOLLOWUP, DK_NONE, DK_SELECT, DR_STATE, END_BOTTLE,
     END_DONE, END_FLEE, END_RALLY, END_RECOVERY, FI_ACTS, FI_AIMED, FI_BASIC, FI_BROKEN, FI_CH,
@@ -44,7 +47,7 @@ from .state import (
     G_DONE, G_ENDGANG, G_ENDSTEP, G_EVN, G_EVOVF, G_FU, G_FUM0, G_FUM1, G_MF, G_NDEC, G_NGANGS, G_PHASE, G_QN,
     G_ROUND, G_ROUND_LIMIT, G_TRUNC, G_TURN, G_WINNER, GG_BOTTLE_ASKED, GG_BOTTLED, GG_FLEE_ASKED, GG_OUT,
     GG_RETREATED, GG_VOLBOTTLE, PH_ACTION, PH_END, PH_OVER, PH_PRIORITY, PO_PINNED, PO_SI, PO_STANDING,
-    DK_CHARGE_FIGHT, DK_GROUP, FI_HL, G_CHF, G_CHFM, G_GGANG, G_GNAME, G_GROUP, HL_HARD, HL_MOVED, HL_NERVE,
+    DK_CHARGE_FIGHT, DK_GROUP, FI_CTRL, FI_HL, G_CHF, G_CHFM, G_GGANG, G_GNAME, G_GROUP, HL_HARD, HL_MOVED, HL_NERVE,
 )
 from .variant import clear_lost_hard_targets, house_legacy
 from .weapons import plentiful, reload_profile
@@ -118,6 +121,7 @@ def end_activation(s, b):
         s.fi[b, f, FI_ACTS] = 0
         s.fi[b, f, FI_TURN] = 0
         emit(s, b, E_END_ACT, f, -1, 0, 0, 0, 0, 0)
+        activation_over(s, b, f)  # Insane: control ends, Willpower test (4.3)
     s.g[b, G_ACTIVE] = -1
     if s.g[b, G_GGANG] < 0:
         # while a group activation is in progress the turn stays with its gang (2.4)
@@ -172,7 +176,7 @@ def do_charge(s, st, b, f, t):
     n = h * w
     had_los = clear_rays(s, st, b, f, t, False) > 0
     hl = house_legacy(s, b)
-    roll = 0 if hl else d3(s, b)
+    roll = d3(s, b) if (not hl and charge_d3_allowed(s, b, f)) else 0  # Gunked: no D3 (4.3)
     allowance = charge_allowance(s, st, b, f, roll)
     if hl and s.fi[b, f, FI_POSTURE] != PO_STANDING:
         s.fi[b, f, FI_POSTURE] = PO_STANDING  # [HL] a Prone and Pinned fighter may charge: it gets up to run
@@ -257,7 +261,7 @@ def do_retreat(s, st, b, f, cell):
     reaction attacks and the retreater stays."""
     w = st.terrain.shape[1]
     r = d6(s, b)
-    need = initiative(s, st, b, f)
+    need = initiative(s, st, b, f) - quick_retreat(s, b, f)  # Mounted: +2 (4.3)
     passed = r >= need
     emit(s, b, E_INIT, f, -1, r, need, 1 if passed else 0, 4, 0)
     if house_legacy(s, b):
@@ -266,7 +270,7 @@ def do_retreat(s, st, b, f, cell):
     for e in range(s.fi.shape[1]):
         if s.fi[b, f, FI_STATE] != FS_ON or s.fi[b, f, FI_POSTURE] != PO_STANDING:
             break
-        if engaged_with(s, b, e, f):
+        if engaged_with(s, b, e, f) and can_react(s, b, e):
             re = d6(s, b)
             ne = initiative(s, st, b, e)
             ok = re >= ne
@@ -301,7 +305,7 @@ def hl_retreat(s, st, b, f, cell, passed):
                 emit(s, b, E_REACTION, e, f, 0, 0, 0, 0, 0)
                 close_combat_attacks(s, st, b, e, f, False, True, 0)
         return
-    allowance = s.fi[b, f, FI_CH + CH_M]
+    allowance = movement(s, b, f)
     emit(s, b, E_RETREAT, f, -1, 0, allowance, 0, 0, 0)
     n = st.terrain.shape[0] * w
     dist = np.empty(n, np.int32)
@@ -392,15 +396,22 @@ def apply_action(s, st, b, lay, kind, p1, p2):
             fire_through_ductway(s, st, b, f, item, prof, t)
         normalize_engagement(s, b)  # a knocked-back Pinned fighter may end in contact (4.1)
         return
+    if kind == A_SHOOT_CELL:
+        item = p1
+        prof = blast_profile(s, st, b, f, item)
+        spend(s, b, f, kind, unwieldy(st, s.wp[b, f, item, 0], prof))
+        shoot_cell(s, st, b, f, item, prof, p2 % w, p2 // w)
+        normalize_engagement(s, b)
+        return
     spend(s, b, f, kind, False)
     keep_turn = False
     if kind == A_MOVE:
-        do_move(s, st, b, f, p1, 2 * s.fi[b, f, FI_CH + CH_M], 0)
+        do_move(s, st, b, f, p1, 2 * movement(s, b, f), 0)
         keep_turn = True
         if house_legacy(s, b):
             hl_after_move(s, b, f)
     elif kind == A_TAKE_COVER:
-        half = (s.fi[b, f, FI_CH + CH_M] + 1) // 2
+        half = (movement(s, b, f) + 1) // 2
         do_move(s, st, b, f, p1, 2 * half, 4)
         s.fi[b, f, FI_POSTURE] = PO_PINNED
     elif kind == A_CARRY_CASKET:
@@ -443,6 +454,8 @@ def apply_action(s, st, b, lay, kind, p1, p2):
     elif kind == A_COUP:
         t = rel_to_global(s, b, me, p1)
         coup_de_grace(s, b, f, t)
+    elif kind == A_CANNIBALISE:
+        cannibalise(s, b, f, rel_to_global(s, b, me, p1))
     elif kind == A_OPEN_DOOR:
         toggle_door(s, b, p1, f)
     elif kind == A_TERMINAL:
@@ -457,14 +470,14 @@ def apply_action(s, st, b, lay, kind, p1, p2):
             if o != f and s.fi[b, o, FI_STATE] == FS_ON and gang_of(s, b, o) == me:
                 if max(abs(s.fi[b, o, FI_X] - dx0), abs(s.fi[b, o, FI_Y] - dy0)) == 1:
                     helpers += 1
-        total = r + s.fi[b, f, FI_CH + CH_S] + 2 * helpers
+        total = r + s.fi[b, f, FI_CH + CH_S] - strength_penalty(s, b, f) + 2 * helpers  # Starving -1 S
         ok = total >= 9
         emit(s, b, E_FORCE, f, -1, r, total, 1 if ok else 0, 0, 0)
         if ok:
             set_door(s, b, p1, f, DOOR_OPEN)
     elif kind == A_SMASH_CASKET:
         r = d6(s, b)
-        ok = r + s.fi[b, f, FI_CH + CH_S] >= 6
+        ok = r + s.fi[b, f, FI_CH + CH_S] - strength_penalty(s, b, f) >= 6  # Starving -1 S (4.3)
         emit(s, b, E_CASKET, f, -1, p1, 1 if ok else 0, r, 6, 0)
         if ok:
             s.casket[b, p1, CK_STATE] = CASKET_OPEN
@@ -490,11 +503,12 @@ def apply_action(s, st, b, lay, kind, p1, p2):
         do_retreat(s, st, b, f, p1)
         keep_turn = True
     elif kind == A_STAND_UP:
-        s.fi[b, f, FI_POSTURE] = PO_STANDING
-        emit(s, b, E_STAND, f, -1, s.fi[b, f, FI_FACING], 0, 0, 0, 0)
-        keep_turn = True
+        if mounted_stand_up(s, st, b, f):  # Mounted: Initiative test or the action is wasted (4.3)
+            s.fi[b, f, FI_POSTURE] = PO_STANDING
+            emit(s, b, E_STAND, f, -1, s.fi[b, f, FI_FACING], 0, 0, 0, 0)
+            keep_turn = True
     elif kind == A_CRAWL:
-        half = (s.fi[b, f, FI_CH + CH_M] + 1) // 2
+        half = (movement(s, b, f) + 1) // 2
         do_move(s, st, b, f, p1, 2 * half, 6)
     if s.fi[b, f, FI_STATE] == FS_ON:
         s.fi[b, f, FI_TURN] = 1 if (keep_turn and s.fi[b, f, FI_POSTURE] == PO_STANDING) else 0
@@ -561,6 +575,7 @@ def end_phase(s, st, b):
             for pos in range(ng):
                 if not s.gang[b, gang_at(s, b, pos), GG_OUT]:
                     rally(s, b, gang_at(s, b, pos))
+            smoke_end_phase(s, st, b)  # smoke clouds dissipate on 1-4 (12 Smoke)
         # a fighter Broken during the End phase (Nerve test after a Recovery Out of Action)
         # runs for cover at once (10.1), before the Rally step
         while s.g[b, G_QN] > 0:
@@ -575,6 +590,7 @@ def end_phase(s, st, b):
     for g in range(ng):
         s.gang[b, g, GG_BOTTLE_ASKED] = 0
         s.gang[b, g, GG_VOLBOTTLE] = 0
+    end_of_round(s, st, b)  # Concussion ends (4.3)
     return False
 
 
@@ -701,7 +717,11 @@ def step(s, st, b, lay, a, mask):
         if s.g[b, G_GGANG] >= 0:
             s.g[b, G_GROUP] &= ~(1 << p1)  # a group member takes its turn
         start_activation(s, b, f)
-        if s.fi[b, f, FI_BROKEN]:
+        if activation_effects(s, st, b, f):
+            # Blaze, an Insane fighter fleeing, a Starving fighter's compelled charge (4.3)
+            normalize_engagement(s, b)
+            end_activation(s, b)
+        elif s.fi[b, f, FI_BROKEN]:
             # a Broken fighter's activation is its Running for Cover (10.2); House Legacy:
             # Run for Cover or Retreat, then a Cool test to rally (10.4)
             if house_legacy(s, b):
@@ -710,7 +730,7 @@ def step(s, st, b, lay, a, mask):
                 run_for_cover(s, st, b, f)
             normalize_engagement(s, b)
             end_activation(s, b)
-        else:
+        elif s.fi[b, f, FI_CTRL] == 0:  # a fighter the opponent controls (Insane) leads no group
             begin_naming(s, b, f)
     elif dk == DK_GROUP:
         if kind == A_GROUP:

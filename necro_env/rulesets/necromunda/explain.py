@@ -20,7 +20,7 @@ STATUS_OF_KIND = {
     C.A_COUP: "sa", C.A_OPEN_DOOR: "sa", C.A_TERMINAL: "sa", C.A_FORCE_DOOR: "sa", C.A_SMASH_CASKET: "sa",
     C.A_BYPASS_CASKET: "sa", C.A_CARRY_CASKET: "sa", C.A_CRAWL_DUCT: "sa", C.A_FIRE_DUCT: "sa",
     C.A_RELOAD: "sa|pp", C.A_FIGHT: "se|sa", C.A_RETREAT: "se", C.A_STAND_UP: "pp", C.A_CRAWL: "pp|psi",
-    C.A_BLIND_FIRE: "pp", C.A_CARRY_FIGHTER: "sa",
+    C.A_BLIND_FIRE: "pp", C.A_CARRY_FIGHTER: "sa", C.A_SHOOT_CELL: "sa", C.A_CANNIBALISE: "sa|se",
 }
 HL_STATUS_OF_KIND = {C.A_CHARGE: "sa|pp", C.A_BLIND_FIRE: "none-in-house-legacy"}
 STATUS_TEXT = {"sa": "Standing and Active", "se": "Standing and Engaged", "pp": "Prone and Pinned",
@@ -47,6 +47,8 @@ def describe_index(game, index):
         return C.Action(name, target=tgt(p1))
     if pk == C.P_WEAPON_TARGET:
         return C.Action(name, weapon=int(p1 // 2), profile=int(p1 % 2), target=tgt(p2))
+    if pk == C.P_WEAPON_CELL:
+        return C.Action(name, weapon=int(p1), cell=(int(p2 % w), int(p2 // w)))
     if pk == C.P_ITEM:
         return C.Action(name, weapon=int(p1))
     if pk == C.P_DOOR:

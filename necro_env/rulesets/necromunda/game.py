@@ -19,10 +19,12 @@ from ...core.terrain import FACING_NAMES
 from . import codec as C
 from .codec import Action, Dims, make_layout
 from .constants import CH_W, NCH
-from .engine import advance, begin, start_activation, step as _step
+from .condition_effects import activation_effects
+from .engine import advance, begin, end_activation, start_activation, step as _step
 from .movement import facing_towards
 from .events import EVENT_FIELDS, EVENT_NAMES
 from .state import (
+    COND_NAMES, FI_COND,
     CK_STATE, CK_X, CK_Y, DK_NAMES, DR_STATE, DR_WOUNDS, FI_ARMOUR, FI_BODYGLOVE, FI_BROKEN, FI_CH, FI_FACING,
     FI_FIELD, FI_FLESH, FI_GA, FI_HIER, FI_POSTURE, FI_READY, FI_ROLE, FI_STATE, FI_TYPE, FI_WOUNDS, FI_X, FI_Y,
     FS_ON, G_ACTIVE, G_DGANG, G_DK, G_DONE, G_EVN, G_EVOVF, G_FU, G_LASTPRIO, G_MF, G_NGANGS, G_PHASE,
@@ -214,7 +216,9 @@ class Game:
         gang, slot (index into the gang's fighters), cell (x, y), and optional
         facing (0-7 or "N".."NW"), posture ("standing", "pinned",
         "seriously_injured"), wounds, flesh_wounds, broken, ready,
-        out_of_ammo (list of item slots). Fighters not listed are not on the
+        out_of_ammo (list of item slots), conditions (names from
+        state.COND_NAMES, e.g. ["blaze", "gunked"]; "webbed" implies
+        posture "seriously_injured" unless a posture is given). Fighters not listed are not on the
         board. With start=True the first Priority phase is rolled."""
         self._clear(seed)
         for p in placements:
@@ -232,6 +236,13 @@ class Game:
                 fi[FI_WOUNDS] = p["wounds"]
             fi[FI_FLESH] = p.get("flesh_wounds", 0)
             fi[FI_BROKEN] = int(p.get("broken", False))
+            for cname in p.get("conditions", ()):
+                if cname not in COND_NAMES:
+                    raise ValueError(f"placement of fighter ({g}, {i}): unknown condition {cname!r}; "
+                                     f"allowed: {', '.join(COND_NAMES)}")
+                fi[FI_COND] |= COND_NAMES[cname]
+                if cname == "webbed" and "posture" not in p:
+                    fi[FI_POSTURE] = PO_SI  # Webbed is treated as Seriously Injured (4.3)
             for item in p.get("out_of_ammo", ()):
                 self.state.wp[0, f, item, 1] = 1
         if start:
@@ -258,6 +269,8 @@ class Game:
         s.g[0, G_TURN] = s.gang[0, f // self.dims.max_fighters, GG_ORDER]
         s.g[0, G_EVN] = 0
         start_activation(s, 0, f)
+        if activation_effects(s, self.static, 0, f):  # Blaze, Insane, Starving (4.3), as in step()
+            end_activation(s, 0)
         advance(s, self.static, 0, self.layout, self.mask)
         return self
 
@@ -339,6 +352,7 @@ class Game:
             "toughness": int(fi[FI_CH + 4] - fi[FI_FLESH]),
             "ready": bool(fi[FI_READY]),
             "broken": bool(fi[FI_BROKEN]),
+            "conditions": [n for n, bit in COND_NAMES.items() if int(fi[FI_COND]) & bit],
             "out_of_ammo": [int(j) for j in range(self.dims.max_weapons)
                             if self.state.wp[0, f, j, WP_ID] >= 0 and self.state.wp[0, f, j, 1]],
             "weapons": [self.weapons.names[int(w)] for w in self.state.wp[0, f, :, WP_ID] if w >= 0],
@@ -389,6 +403,15 @@ class Game:
             if not (0 <= action.weapon < d.max_weapons and action.profile in (0, 1)):
                 raise IllegalActionError(action, "weapon slot or profile out of range")
             p1, p2 = action.weapon * 2 + action.profile, self._rel_target(action)
+        elif pk == C.P_WEAPON_CELL:
+            if action.weapon is None or action.cell is None:
+                raise IllegalActionError(action, "this action needs weapon=<item slot> and cell=(x, y)")
+            if not 0 <= action.weapon < d.max_weapons:
+                raise IllegalActionError(action, "weapon slot out of range")
+            x, y = action.cell
+            if not (0 <= x < d.width and 0 <= y < d.height):
+                raise IllegalActionError(action, f"cell {action.cell} is off the {d.width}x{d.height} board")
+            p1, p2 = action.weapon, y * d.width + x  # the item's Blast / Smoke profile is implied
         elif pk == C.P_ITEM:
             if action.weapon is None or not (0 <= action.weapon < d.max_weapons):
                 raise IllegalActionError(action, "this action needs weapon=<item slot>")

@@ -29,8 +29,8 @@ from .events import E_FALL, E_INIT, E_MOVE, E_PINNED, E_STANDUP_ENGAGED, emit
 from .query import cell_solid, gang_of, initiative, standing
 from .variant import house_legacy
 from .state import (
-    CK_STATE, CK_X, CK_Y, EV_ACTOR, EV_KIND, FI_ACTS, FI_FACING, FI_POSTURE, FI_STATE, FI_STOOD, FI_TURN, FI_X,
-    FI_Y, FI_Z, FS_ON, G_EVN,
+    CK_STATE, CK_X, CK_Y, EV_ACTOR, EV_KIND, FI_ACTS, FI_FACING, FI_MOVED, FI_POSTURE, FI_STATE, FI_STOOD, FI_TURN,
+    FI_X, FI_Y, FI_Z, FS_ON, G_EVN,
     PO_PINNED, PO_SI, PO_STANDING,
 )
 
@@ -223,6 +223,7 @@ def place(s, st, b, f, x, y, cost, kind):
     s.fi[b, f, FI_X] = x
     s.fi[b, f, FI_Y] = y
     s.fi[b, f, FI_Z] = st.height[y, x]
+    s.fi[b, f, FI_MOVED] += cost  # half-inches moved this activation (Mounted knock-down, 4.3)
 
 
 @njit(cache=True)

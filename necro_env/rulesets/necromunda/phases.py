@@ -6,6 +6,7 @@ from .constants import CH_CL
 from .damage import flesh_wound, take_out, OOA_RECOVERY
 from .dice import INJ_OOA, INJ_SERIOUS, d6, injury_die, two_d6
 from .events import E_BOTTLE, E_FLEE, E_INIT, E_PRIORITY, E_RALLY, E_RECOVERY, E_ROUND, emit
+from .conditions import CAUSE_END_PHASE, clear_cond, gets_ready, has_cond
 from .movement import normalize_engagement
 from .nerve import cool_bonus
 from .query import gang_of, initiative, is_engaged, within_f
@@ -14,7 +15,7 @@ from .state import (
     FI_BROKEN, FI_CH, FI_DISARMED, FI_HIER, FI_POSTURE,
     FI_STOOD,
     FI_READY, FI_STATE, FS_FLED, FS_OOA, FS_ON, G_LASTPRIO, G_MF, G_NGANGS, G_PRIORITY, G_ROUND, GG_BOTTLED, GG_CREW, GG_FLEE_ASKED, GG_ORDER, GG_OUT, GG_RETREATED, GG_ROLL, GG_VOLBOTTLE, PO_PINNED, PO_SI,
-    PO_STANDING,
+    PO_STANDING, C_WEBBED,
 )
 
 RECOVERY_RANK = np.array([2, 1, 0])  # preference when choosing among dice: flesh > serious > out of action
@@ -83,7 +84,8 @@ def priority_phase(s, b):
     for f in range(s.fi.shape[1]):
         s.fi[b, f, FI_DISARMED] = 0
         s.fi[b, f, FI_STOOD] = 0
-        s.fi[b, f, FI_READY] = 1 if s.fi[b, f, FI_STATE] == FS_ON else 0
+        # a Blind fighter that had no Ready marker gets none this round (4.3)
+        s.fi[b, f, FI_READY] = 1 if (s.fi[b, f, FI_STATE] == FS_ON and gets_ready(s, b, f)) else 0
 
 
 @njit(cache=True)
@@ -188,12 +190,16 @@ def recovery(s, b, g, assisted_by):
             if RECOVERY_RANK[r2] > RECOVERY_RANK[r]:
                 r = r2
         emit(s, b, E_RECOVERY, f, -1, r, face, helper, face2, 0)
+        webbed = has_cond(s, b, f, C_WEBBED)
         if r == INJ_OOA:
             take_out(s, b, f, OOA_RECOVERY)
         elif r == INJ_SERIOUS:
-            if helper < 0:
+            # Webbed (4.3): stays Webbed and takes no Flesh Wound
+            if helper < 0 and not webbed:
                 flesh_wound(s, b, f)
         else:
+            if webbed:
+                clear_cond(s, b, f, C_WEBBED, -1, CAUSE_END_PHASE)  # Flesh Wound result: free of the web (4.3)
             if helper < 0:
                 flesh_wound(s, b, f)
             if s.fi[b, f, FI_STATE] == FS_ON:

@@ -41,7 +41,9 @@ G_GNAME = 26  # 1 while the active fighter names its group members (DK_GROUP)
 G_GLEFT = 27  # members the group's leader may still name
 G_CHF = 28  # fighter owed the optional free Fight after its charge (House Legacy), -1
 G_CHFM = 29  # hit modifier of that Fight (-1 when the charger had no line of sight to its target)
-NG = 30
+G_SMOKE0 = 30  # smoke clouds (12 Smoke): G_SMOKE0 .. G_SMOKE0 + N_SMOKE - 1 hold centre cell + 1, 0 = none
+N_SMOKE = 4
+NG = 34
 
 VAR_CORE = 0
 VAR_HOUSE_LEGACY = 1
@@ -110,11 +112,15 @@ FI_STOOD = 23  # 1: stood up by an engaging enemy; its next reaction attacks cou
 FI_CH = 24  # characteristics start here: FI_CH + CH_*
 FI_Z = FI_CH + 12  # floor height (inches) of the fighter's cell; kept in step with FI_X/FI_Y (rules 1.2 levels)
 FI_HL = FI_CH + 13  # House Legacy markers: HL_* bits below
-NFI = FI_CH + 14
+FI_COND = FI_CH + 14  # condition bit mask C_* below (4.3; rulesets/necromunda/conditions.py)
+FI_CTRL = FI_CH + 15  # Insane: 1 + gang controlling this fighter for its activation, 0 = its own gang
+FI_MOVED = FI_CH + 16  # half-inches moved in its current / last activation (Mounted knock-down)
+NFI = FI_CH + 17
 
 HL_HARD = 1  # Hard Target (4.5)
 HL_MOVED = 2  # the last action of this activation was a Move (two in a row give Hard Target)
 HL_NERVE = 4  # took a Nerve test during the current activation (10.4: one per turn)
+
 
 FS_EMPTY = 0
 FS_ON = 1
@@ -124,6 +130,23 @@ FS_FLED = 3
 PO_STANDING = 0
 PO_PINNED = 1  # Prone and Pinned
 PO_SI = 2  # Prone and Seriously Injured
+
+# conditions (4.3): bits of fi[b, f, FI_COND]; apply/clear functions in conditions.py
+C_BLAZE = 1 << 0
+C_BLIND = 1 << 1
+C_CONCUSSION = 1 << 2
+C_HIDDEN = 1 << 3
+C_INSANE = 1 << 4
+C_WEBBED = 1 << 5
+C_GUNKED = 1 << 6
+C_STARVING = 1 << 7
+C_INTOXICATED = 1 << 8
+C_MOUNTED = 1 << 9
+C_NO_READY = 1 << 10  # Blind without a Ready marker: gets none next Priority phase (4.3)
+C_WIL_DUE = 1 << 11  # Insane 5-6: Willpower test due at the end of this activation (4.3)
+COND_NAMES = {"blaze": C_BLAZE, "blind": C_BLIND, "concussion": C_CONCUSSION, "hidden": C_HIDDEN,
+              "insane": C_INSANE, "webbed": C_WEBBED, "gunked": C_GUNKED, "starving": C_STARVING,
+              "intoxicated": C_INTOXICATED, "mounted": C_MOUNTED}
 
 # ---------------------------------------------------------------- weapons wp[b, F, MW, :]
 WP_ID = 0  # weapon id in the weapon table, -1 for an empty slot
