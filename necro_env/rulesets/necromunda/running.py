@@ -3,7 +3,7 @@ import numpy as np
 from numba import njit
 
 from .combat import close_combat_attacks
-from .constants import CH_CL, CH_M
+from .constants import CH_CL
 from .dice import d6, two_d6
 from .events import E_INIT, E_REACTION, E_RETREAT, E_RFC, E_SELF_RALLY, emit
 from .movement import MODE_NORMAL, place, reach
@@ -119,7 +119,7 @@ def hl_broken_activation(s, st, b, f):
         passed = r >= need
         emit(s, b, E_INIT, f, -1, r, need, 1 if passed else 0, INIT_HL_BROKEN_RETREAT, 0)
         if passed:
-            allowance = s.fi[b, f, FI_CH + CH_M]
+            allowance = movement(s, b, f)
             emit(s, b, E_RETREAT, f, -1, 0, allowance, 0, 0, 0)
             start = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
             c, cost = best_cover_cell(s, st, b, f, 2 * allowance)
