@@ -28,24 +28,50 @@ import numpy as np
 
 from .config import BoardSpec, FighterSpec, GangSpec, load_armours, load_house, load_weapons
 from .config.loader import HIERARCHY
-from .core.terrain import DOOR_CLOSED, DOOR_LOCKED, DOOR_OPEN, TER_DOOR, TER_FLOOR, TER_OBSTACLE, TER_WALL
+from .core.terrain import (
+    DOOR_CLOSED, DOOR_LOCKED, DOOR_OPEN, FEAT_LADDER, FEAT_RAILING, FEAT_STAIRS, TER_DOOR, TER_FLOOR, TER_OBSTACLE,
+    TER_WALL,
+)
 from .rulesets.necromunda.codec import Action  # noqa: F401  (re-exported for tests)
 from .rulesets.necromunda.game import Game, IllegalActionError  # noqa: F401
 
 _LEGEND = {".": TER_FLOOR, "#": TER_WALL, "o": TER_OBSTACLE, "+": TER_DOOR, "/": TER_DOOR, "L": TER_DOOR,
-           "c": TER_FLOOR}
+           "c": TER_FLOOR, "H": TER_FLOOR, "S": TER_FLOOR, "r": TER_FLOOR}
+_FEATURES = {"H": FEAT_LADDER, "S": FEAT_STAIRS, "r": FEAT_RAILING}
+_HEIGHT_CHARS = "0123456789abcdef"
 _DOOR_STATE = {"+": DOOR_CLOSED, "/": DOOR_OPEN, "L": DOOR_LOCKED}
 
 
-def board(ascii_map: str, *, terminals=(), ductways=(), name: str = "test") -> BoardSpec:
+def _rows(text: str) -> list[str]:
+    return [r.strip() for r in textwrap.dedent(text).strip("\n").splitlines() if r.strip()]
+
+
+def board(ascii_map: str, *, terminals=(), ductways=(), name: str = "test", heights=None) -> BoardSpec:
     """A board from an ASCII map (legend as in configs/boards: ``#`` wall, ``.`` floor,
     ``o`` obstacle, ``+`` / ``/`` / ``L`` closed / open / locked door, ``c`` casket,
-    ``0``-``3`` deployment cells). terminals: [((x, y), (door_x, door_y))];
-    ductways: [(x0, y0, x1, y1)]. Row 0 is y = 0."""
-    rows = [r.strip() for r in textwrap.dedent(ascii_map).strip("\n").splitlines() if r.strip()]
+    ``0``-``3`` deployment cells, ``H`` ladder, ``S`` stairs, ``r`` railing). terminals:
+    [((x, y), (door_x, door_y))]; ductways: [(x0, y0, x1, y1)]. Row 0 is y = 0.
+    heights: floor heights in inches, either a string shaped like the map (one character per
+    cell, ``0``-``9`` then ``a``-``f`` = 10-15) or an int array [H, W]; None = flat (all 0)."""
+    rows = _rows(ascii_map)
     h, w = len(rows), len(rows[0])
     if any(len(r) != w for r in rows):
         raise ValueError("board rows must all have the same length")
+    height_map = np.zeros((h, w), np.int8)
+    if isinstance(heights, str):
+        hrows = _rows(heights)
+        if len(hrows) != h or any(len(r) != w for r in hrows):
+            raise ValueError(f"heights must have {h} rows of {w} characters like the map")
+        for y, row in enumerate(hrows):
+            for x, ch in enumerate(row):
+                if ch not in _HEIGHT_CHARS:
+                    raise ValueError(f"bad height {ch!r} at ({x}, {y}); allowed: 0-9, a-f (10-15 inches)")
+                height_map[y, x] = _HEIGHT_CHARS.index(ch)
+    elif heights is not None:
+        height_map = np.asarray(heights, np.int8)
+        if height_map.shape != (h, w):
+            raise ValueError(f"heights has shape {height_map.shape}; expected {(h, w)}")
+    features = np.zeros((h, w), np.int8)
     terrain = np.zeros((h, w), np.int8)
     deploy = np.full((h, w), -1, np.int8)
     doors, caskets = [], []
@@ -57,6 +83,7 @@ def board(ascii_map: str, *, terminals=(), ductways=(), name: str = "test") -> B
             if ch not in _LEGEND:
                 raise ValueError(f"unknown map character {ch!r} at ({x}, {y}); allowed: {''.join(_LEGEND)} 0-3")
             terrain[y, x] = _LEGEND[ch]
+            features[y, x] = _FEATURES.get(ch, 0)
             if ch in _DOOR_STATE:
                 doors.append((x, y, _DOOR_STATE[ch]))
             if ch == "c":
@@ -67,7 +94,7 @@ def board(ascii_map: str, *, terminals=(), ductways=(), name: str = "test") -> B
         name=name, description="test board", height=h, width=w, terrain=terrain,
         doors=np.array(doors, np.int32).reshape(-1, 3), terminals=np.array(term, np.int32).reshape(-1, 3),
         ductways=np.array(ductways, np.int32).reshape(-1, 4), caskets=np.array(caskets, np.int32).reshape(-1, 2),
-        deploy=deploy, source="<test>",
+        deploy=deploy, source="<test>", heights=height_map, features=features,
     )
 
 
@@ -99,14 +126,15 @@ def gang(name: str, *fighters: FighterSpec, house: str = "test") -> GangSpec:
 
 
 def scenario(board_spec: BoardSpec, gangs, placements, *, round_limit: int = 12, seed: int = 0,
-             max_weapons: int = 4, weapons=None, armours=None) -> Game:
+             max_weapons: int = 4, weapons=None, armours=None, variant: str = "core") -> Game:
     """A Game with fighters placed (not started). placements: dicts with ``fighter``
     (a unique name, or (gang, slot)) and ``cell``, plus optional facing, posture,
     wounds, flesh_wounds, broken, out_of_ammo (see Game.setup). Then call
     ``game.activate(name)`` to start the Action phase with that fighter. ``weapons`` /
-    ``armours``: replacement tables (e.g. a copy with a trait added) for this game only."""
+    ``armours``: replacement tables (e.g. a copy with a trait added) for this game only.
+    ``variant``: "core" or "house_legacy" (the rules variant)."""
     game = Game(board_spec, gangs, round_limit=round_limit, max_weapons=max_weapons, weapons=weapons,
-                armours=armours)
+                armours=armours, variant=variant)
     resolved = []
     for p in placements:
         p = dict(p)

@@ -23,7 +23,7 @@ from necro_env.core.terrain import DOOR_CLOSED, DOOR_OPEN
 from necro_env.rulesets.necromunda.constants import (
     AF_CHARGE_PENALTY, AF_FRONT_SAVE, AF_INIT_PENALTY, AF_SAVE, AF_TEMPLATE_SAVE, MAX_PROFILES, NAF, NCH, NPF,
     PF_ACC_L, PF_ACC_S, PF_AMMO, PF_AP, PF_BLAST, PF_D, PF_LONG, PF_RAPID, PF_S, PF_S_USER, PF_SHORT, PF_TRAITS,
-    PF_VALID, ROLE_NAMES, TRAIT_NAMES,
+    PF_TRAITS2, PF_VALID, ROLE_NAMES, TRAIT2_NAMES, TRAIT_NAMES,
 )
 
 # PF_LONG codes for weapons without a numeric long range.
@@ -121,6 +121,26 @@ class BoardSpec:
     caskets: np.ndarray  # int32 [n, 2] x, y
     deploy: np.ndarray  # int8 [H, W] -1 or gang zone
     source: str
+    # Levels (docs/data.md, docs/rules.md 1.2): one floor height per cell in whole inches (0 = ground,
+    # 0..MAX_HEIGHT of core.terrain) and a bitmask of FEAT_LADDER / FEAT_STAIRS / FEAT_RAILING per cell.
+    # Left out (None) = a flat board: filled with zeros.
+    heights: np.ndarray | None = None  # int8 [H, W]
+    features: np.ndarray | None = None  # int8 [H, W]
+
+    def __post_init__(self):
+        for field in ("heights", "features"):
+            a = getattr(self, field)
+            if a is None:
+                a = np.zeros((self.height, self.width), np.int8)
+            else:
+                a = np.asarray(a, np.int8)
+                if a.shape != (self.height, self.width):
+                    raise ValueError(f"BoardSpec.{field} has shape {a.shape}; expected {(self.height, self.width)}")
+            object.__setattr__(self, field, a)
+
+    @property
+    def has_levels(self) -> bool:
+        return bool(self.heights.any())
 
 
 @dataclass(frozen=True, eq=False)
@@ -130,6 +150,7 @@ class ScenarioSpec:
     gangs: tuple[GangSpec, ...]
     round_limit: int
     source: str
+    variant: str = "core"  # rules variant: "core" or "house_legacy"
 
 
 # ---------------------------------------------------------------------------
@@ -229,9 +250,14 @@ def _profile_row(p: S.ProfileFile) -> np.ndarray:
     row[PF_RAPID] = traits.get("rapid_fire", 0)
     row[PF_BLAST] = traits.get("blast", 0)
     mask = 0
+    mask2 = 0
     for name in traits:
-        mask |= TRAIT_NAMES[name]
+        if name in TRAIT2_NAMES:
+            mask2 |= TRAIT2_NAMES[name] >> 32
+        else:
+            mask |= TRAIT_NAMES[name]
     row[PF_TRAITS] = mask
+    row[PF_TRAITS2] = mask2
     return row
 
 
@@ -339,7 +365,7 @@ def load_board(path) -> BoardSpec:
         name=data.name, description=data.description, height=h, width=w,
         terrain=_readonly(grid.terrain), doors=_readonly(grid.doors), terminals=_readonly(grid.terminals),
         ductways=_readonly(grid.ductways), caskets=_readonly(grid.caskets), deploy=_readonly(grid.deploy),
-        source=str(file),
+        source=str(file), heights=_readonly(grid.heights), features=_readonly(grid.features),
     )
 
 
@@ -364,4 +390,4 @@ def load_scenario(path=None) -> ScenarioSpec:
         load_gang(_resolve_inner(g, file, f"gangs[{i}]"), weapons, armours) for i, g in enumerate(data.gangs)
     )
     board = _doors_at_start(board, data.doors_start)
-    return ScenarioSpec(data.name, board, gangs, data.round_limit, str(file))
+    return ScenarioSpec(data.name, board, gangs, data.round_limit, str(file), data.variant)

@@ -20,12 +20,16 @@ from necro_env.core.terrain import (
     DOOR_CLOSED,
     DOOR_LOCKED,
     DOOR_OPEN,
+    FEAT_LADDER,
+    FEAT_RAILING,
+    FEAT_STAIRS,
+    MAX_HEIGHT,
     TER_DOOR,
     TER_FLOOR,
     TER_OBSTACLE,
     TER_WALL,
 )
-from necro_env.rulesets.necromunda.constants import MAX_PROFILES, ROLE_NAMES, TRAIT_NAMES
+from necro_env.rulesets.necromunda.constants import MAX_PROFILES, ROLE_NAMES, TRAIT2_NAMES, TRAIT_NAMES
 
 # ---------------------------------------------------------------------------
 # Small reusable field types
@@ -113,7 +117,7 @@ def _unique(items, key, path, what):
 
 PARAM_TRAITS = {"rapid_fire": tuple(range(1, 7)), "blast": (3, 5)}
 _TRAIT_HELP = (
-    f"allowed: {', '.join(TRAIT_NAMES)}; rapid_fire and blast take a value, "
+    f"allowed: {', '.join([*TRAIT_NAMES, *TRAIT2_NAMES])}; rapid_fire and blast take a value, "
     "written as {rapid_fire: N} (N 1..6) or {blast: 3} / {blast: 5}"
 )
 
@@ -123,8 +127,8 @@ def _parse_trait(v):
     if isinstance(v, str):
         if v in PARAM_TRAITS:
             raise FieldProblem((), v, f"{v} needs a value: {_TRAIT_HELP}")
-        if v not in TRAIT_NAMES:
-            raise FieldProblem((), v, f"unknown trait; {_did_you_mean(v, TRAIT_NAMES)}{_TRAIT_HELP}")
+        if v not in TRAIT_NAMES and v not in TRAIT2_NAMES:
+            raise FieldProblem((), v, f"unknown trait; {_did_you_mean(v, [*TRAIT_NAMES, *TRAIT2_NAMES])}{_TRAIT_HELP}")
         return (v, 0)
     if isinstance(v, dict) and len(v) == 1:
         (key, n), = v.items()
@@ -390,6 +394,7 @@ class ScenarioFile(Strict):
     gangs: list[Text]
     round_limit: int_in(1, 99, "a number of rounds")
     doors_start: Literal["closed", "open", "map"] = "closed"
+    variant: Literal["core", "house_legacy"] = "core"
 
     @model_validator(mode="after")
     def _gang_count(self):
@@ -414,12 +419,22 @@ def _check_map_text(v):
     return v
 
 
+def _check_heights_text(v):
+    if v is not None and (not isinstance(v, str) or not v.strip()):
+        raise FieldProblem(
+            (), v,
+            "expected the floor heights as a YAML block string ('heights: |', one line per map row), or leave it out",
+        )
+    return v
+
+
 class BoardFile(Strict):
     name: Name
     description: str = ""
     map: Annotated[str, BeforeValidator(_check_map_text)]
     terminals: list[TerminalFile] = []
     ductways: list[Duct] = []
+    heights: Annotated[str | None, BeforeValidator(_check_heights_text)] = None
 
 
 # character -> (terrain, door state or None, deployment zone or -1, casket)
@@ -435,11 +450,20 @@ LEGEND = {
     "1": (TER_FLOOR, None, 1, False),
     "2": (TER_FLOOR, None, 2, False),
     "3": (TER_FLOOR, None, 3, False),
+    "H": (TER_FLOOR, None, -1, False),
+    "S": (TER_FLOOR, None, -1, False),
+    "r": (TER_FLOOR, None, -1, False),
 }
+# map character -> FEAT_* bits of the cell (BoardSpec.features)
+FEATURE_CHARS = {"H": FEAT_LADDER, "S": FEAT_STAIRS, "r": FEAT_RAILING}
 LEGEND_HELP = (
     "legend: '#' wall, '.' floor, 'o' obstacle, '+' closed door, '/' open door, 'L' locked door, "
-    "'c' loot casket, '0'-'3' deployment zone of gang k"
+    "'c' loot casket, '0'-'3' deployment zone of gang k, 'H' ladder, 'S' stairs, 'r' railing"
 )
+# heights block: one character per cell, the floor height in inches: '0'-'9', 'a'-'f' = 10-15
+HEIGHT_CHARS = "0123456789abcdef"[: MAX_HEIGHT + 1]
+HEIGHTS_HELP = "a floor height in inches: '0'-'9', or 'a'-'f' for 10-15"
+
 MAX_BOARD = 128
 
 
@@ -450,6 +474,8 @@ class BoardGrid(NamedTuple):
     terminals: np.ndarray  # int32 [n, 3] x, y, door index
     ductways: np.ndarray  # int32 [n, 4]
     caskets: np.ndarray  # int32 [n, 2]
+    heights: np.ndarray  # int8 [H, W] floor height in inches (all 0 without a heights block)
+    features: np.ndarray  # int8 [H, W] FEAT_* bits
 
 
 def _map_rows(text: str) -> list[str]:
@@ -498,12 +524,14 @@ def check_board_map(board: BoardFile) -> BoardGrid:
     h = len(rows)
     terrain = np.zeros((h, width), np.int8)
     deploy = np.full((h, width), -1, np.int8)
+    features = np.zeros((h, width), np.int8)
     doors, caskets = [], []
     for y, row in enumerate(rows):
         for x, ch in enumerate(row):
             ter, door, zone, casket = LEGEND[ch]
             terrain[y, x] = ter
             deploy[y, x] = zone
+            features[y, x] = FEATURE_CHARS.get(ch, 0)
             if door is not None:
                 doors.append((x, y, door))
             if casket:
@@ -520,13 +548,58 @@ def check_board_map(board: BoardFile) -> BoardGrid:
     _check_connected(terrain, rows)
     terminals = _check_terminals(board, terrain, doors)
     ducts = _check_ductways(board, terrain)
+    heights = _check_heights(board, terrain, features, rows)
     return BoardGrid(
         terrain, deploy,
         np.array(doors, np.int32).reshape(-1, 3),
         np.array(terminals, np.int32).reshape(-1, 3),
         np.array(ducts, np.int32).reshape(-1, 4),
         np.array(caskets, np.int32).reshape(-1, 2),
+        heights, features,
     )
+
+
+def _check_heights(board, terrain, features, rows):
+    """Parse the optional ``heights`` block (same shape as the map) and check ladders, stairs and railings."""
+    h, w = terrain.shape
+    heights = np.zeros((h, w), np.int8)
+    if board.heights is not None:
+        hrows = _map_rows(board.heights)
+        if len(hrows) != h:
+            raise FieldProblem(("heights",), f"{len(hrows)} rows", f"the heights block needs {h} rows like the map")
+        for y, row in enumerate(hrows):
+            if len(row) != w:
+                raise FieldProblem(
+                    ("heights", y), row,
+                    f"every heights row must be {w} characters long like the map; this one has {len(row)}",
+                )
+            for x, ch in enumerate(row):
+                if ch not in HEIGHT_CHARS:
+                    raise FieldProblem(("heights", y, x), ch, f"bad height at x={x}, y={y}; expected {HEIGHTS_HELP}")
+                heights[y, x] = HEIGHT_CHARS.index(ch)
+    for y in range(h):
+        for x in range(w):
+            f = int(features[y, x])
+            if not f:
+                continue
+            near = [
+                int(heights[y + oy, x + ox])
+                for ox, oy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                if 0 <= x + ox < w and 0 <= y + oy < h and terrain[y + oy, x + ox] != TER_WALL
+            ]
+            here = int(heights[y, x])
+            if f & (FEAT_LADDER | FEAT_STAIRS) and all(n == here for n in near):
+                raise FieldProblem(
+                    ("map", y, x), rows[y][x],
+                    f"a ladder/stairs cell (x={x}, y={y}) must have an orthogonal non-wall neighbour of another height",
+                )
+            if f & FEAT_RAILING and all(n >= here for n in near):
+                raise FieldProblem(
+                    ("map", y, x), rows[y][x],
+                    f"a railing cell (x={x}, y={y}) must stand on an edge: "
+                    "an orthogonal non-wall neighbour lower than it",
+                )
+    return heights
 
 
 def _check_zones(deploy):

@@ -15,6 +15,14 @@ Conventions (rules sections 1.2-1.4; decisions in docs/rules.md):
 
 The static part of every ray (walls, obstacles, doors) is precomputed per
 pair of cells by ``build_los_tables``; models are tested on the fly.
+
+Levels (docs/rules.md 1.2, 1.4): each cell has a floor height; a raised cell is a
+solid block from 0 up to its height. Rays run in 3D from the observer's eye
+(``EYE_Z`` = 1" above its floor) to points ``AIM_Z`` = 0.5" above the target's
+floor. A crossed cell blocks a ray like a wall where the ray passes below its
+floor height; an obstacle gives cover where the ray passes below its top
+(``OBSTACLE_Z`` = 2" above its floor). With all heights 0 the tables are those
+of the flat 2D test.
 """
 import math
 
@@ -32,6 +40,10 @@ COVER_NONE = 0
 COVER_PARTIAL = 1
 COVER_FULL = 2
 NO_LOS = 3
+
+EYE_Z = 1.0  # observer's eye above its floor (inches)
+AIM_Z = 0.5  # ray end points above the target's floor
+OBSTACLE_Z = 2.0  # an obstacle is up to 2" high (rules 6.3)
 
 
 
@@ -97,12 +109,53 @@ def _ray_cells(x0, y0, x1, y1, width, height, out):
 
 
 @njit(cache=True)
-def build_los_tables(terrain, door_of_cell):
+def seg_min_z_in_cell(x0, y0, z0, x1, y1, z1, cx, cy):
+    """Lowest height of the 3D segment over the part of it above cell (cx, cy) (Liang-Barsky clip)."""
+    t0 = 0.0
+    t1 = 1.0
+    dx = x1 - x0
+    dy = y1 - y0
+    for i in range(4):
+        if i == 0:
+            p, q = -dx, x0 - cx
+        elif i == 1:
+            p, q = dx, cx + 1.0 - x0
+        elif i == 2:
+            p, q = -dy, y0 - cy
+        else:
+            p, q = dy, cy + 1.0 - y0
+        if p == 0.0:
+            continue
+        r = q / p
+        if p < 0.0:
+            if r > t0:
+                t0 = r
+        else:
+            if r < t1:
+                t1 = r
+    if t0 > t1:
+        mid = 0.5 * (t0 + t1)
+        t0 = mid
+        t1 = mid
+    za = z0 + (z1 - z0) * t0
+    zb = z0 + (z1 - z0) * t1
+    return min(za, zb)
+
+
+@njit(cache=True)
+def gap3(ax, ay, az, bx, by, bz):
+    """Base edge to base edge between cells a and b with floor heights az, bz (rules 1.2)."""
+    d = math.sqrt(float((ax - bx) ** 2 + (ay - by) ** 2 + (az - bz) ** 2)) - 1.0
+    return max(0.0, d)
+
+
+@njit(cache=True)
+def build_los_tables(terrain, door_of_cell, heights):
     """Static ray blockers for every ordered pair of cells.
 
-    Returns (wall, obst, door): wall[a, t] bit k = ray k crosses a wall;
-    obst[a, t] bit k = ray k crosses an obstacle not touching a;
-    door[a, t, k] = bit mask of door indices ray k crosses.
+    Returns (wall, obst, door): wall[a, t] bit k = ray k crosses a wall (or passes
+    below the floor of a raised cell); obst[a, t] bit k = ray k crosses an obstacle
+    not touching a (below its top); door[a, t, k] = bit mask of door indices ray k crosses.
     """
     h, w = terrain.shape
     n = h * w
@@ -122,18 +175,29 @@ def build_los_tables(terrain, door_of_cell):
             ty = t // w
             if terrain[ty, tx] == TER_WALL:
                 continue
+            z0 = heights[ay, ax] + EYE_Z
+            z1 = heights[ty, tx] + AIM_Z
             for k in range(N_RAYS):
-                m = _ray_cells(ax + 0.5, ay + 0.5, tx + 0.5 + RAY_OX[k], ty + 0.5 + RAY_OY[k], w, h, buf)
+                ex = tx + 0.5 + RAY_OX[k]
+                ey = ty + 0.5 + RAY_OY[k]
+                m = _ray_cells(ax + 0.5, ay + 0.5, ex, ey, w, h, buf)
                 for i in range(m):
                     cx = buf[i, 0]
                     cy = buf[i, 1]
                     if (cx == ax and cy == ay) or (cx == tx and cy == ty):
                         continue
                     ter = terrain[cy, cx]
+                    hc = heights[cy, cx]
                     if ter == TER_WALL:
                         wall[a, t] |= np.uint8(1 << k)
+                        continue
+                    zmin = 99.0
+                    if hc > 0 or ter == TER_OBSTACLE:
+                        zmin = seg_min_z_in_cell(ax + 0.5, ay + 0.5, z0, ex, ey, z1, cx, cy)
+                    if hc > 0 and zmin < hc:
+                        wall[a, t] |= np.uint8(1 << k)
                     elif ter == TER_OBSTACLE:
-                        if max(abs(cx - ax), abs(cy - ay)) > 1:
+                        if max(abs(cx - ax), abs(cy - ay)) > 1 and zmin < hc + OBSTACLE_Z:
                             obst[a, t] |= np.uint8(1 << k)
                     elif ter == TER_DOOR:
                         di = door_of_cell[cy, cx]

@@ -14,3 +14,13 @@ DOOR_DESTROYED = 3  # removed (counts as open)
 FACING_DX = (0, 1, 1, 1, 0, -1, -1, -1)
 FACING_DY = (-1, -1, 0, 1, 1, 1, 0, -1)
 FACING_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+
+# Levels (docs/rules.md §1.2 "Grid model with levels"). Each cell has ONE floor height in whole
+# inches (BoardSpec.heights, int8 [H, W], 0 = ground, 0..MAX_HEIGHT); there are no stacked walkable
+# levels above one another. Two orthogonal or diagonal neighbours whose heights differ by 1" or more
+# are joined by a vertical surface (climbed at 2" per 1", or jumped down). BoardSpec.features is a
+# bitmask per cell (int8 [H, W]) of the FEAT_* flags below.
+MAX_HEIGHT = 15
+FEAT_LADDER = 1  # a ladder: a step to/from this cell climbs at 1" per 1" (no doubling)
+FEAT_STAIRS = 2  # stairs: same movement effect as a ladder
+FEAT_RAILING = 4  # a railing along this cell's edges where the floor drops: +1 to the falling test

@@ -31,7 +31,8 @@ import numpy as np
 from gymnasium import spaces
 
 from ..core.terrain import (
-    DOOR_CLOSED, DOOR_DESTROYED, DOOR_LOCKED, DOOR_OPEN, FACING_DX, FACING_DY, TER_OBSTACLE, TER_WALL,
+    DOOR_CLOSED, DOOR_DESTROYED, DOOR_LOCKED, DOOR_OPEN, FACING_DX, FACING_DY, FEAT_LADDER, FEAT_RAILING, FEAT_STAIRS,
+    MAX_HEIGHT, TER_OBSTACLE, TER_WALL,
 )
 from ..config.loader import LONG_MELEE
 from ..rulesets.necromunda.constants import (
@@ -39,6 +40,7 @@ from ..rulesets.necromunda.constants import (
     PF_VALID, T_MELEE, T_NOT_YET, T_RAPID_FIRE, T_SIDEARM, T_UNWIELDY,
 )
 from ..rulesets.necromunda.state import (
+    COND_NAMES, FI_COND, FI_CTRL,
     CK_STATE, CK_X, CK_Y, DK_ACTION, DK_BOTTLE, DK_FLEE, DK_FOLLOWUP, DK_SELECT, DR_STATE, FI_ACTS, FI_AIMED,
     FI_ARMOUR, FI_BODYGLOVE, FI_BROKEN, FI_CH, FI_FACING, FI_FIELD, FI_FLESH, FI_POSTURE, FI_READY, FI_ROLE,
     FI_STATE, FI_WOUNDS, FI_X, FI_Y, FS_FLED, FS_ON, FS_OOA, G_ACTIVE, G_DGANG, G_DK, G_DONE, G_FU, G_PRIORITY,
@@ -69,6 +71,8 @@ _CHAR_NORM = {
     "Int": (-1 / 11, 13 / 11, "(13 - target) / 11 (2D6 test)"),
 }
 _ROLES = ("leader", "champion", "ganger", "juve", "specialist")
+_CONDS = tuple(COND_NAMES)  # blaze, blind, concussion, hidden, insane, webbed, gunked, starving, intoxicated, mounted
+_COND_BITS = np.array([COND_NAMES[n] for n in _CONDS], np.int64)
 
 FIGHTER_BASE_FEATURES = (
     [
@@ -104,6 +108,8 @@ FIGHTER_BASE_FEATURES = (
         ("save", "armour save", "(7 - save) / 6 (0 = no save)"),
         ("bodyglove", "wears an armoured bodyglove", "0/1"),
     ]
+    + [(f"cond_{n}", f"has the {n.capitalize()} condition (4.3; on the board only)", "0/1") for n in _CONDS]
+    + [("controlled", "an Insane fighter controlled this activation by a gang other than its own", "0/1")]
 )
 
 WEAPON_FEATURES = [
@@ -136,6 +142,9 @@ BOARD_CHANNELS = [
     ("ductway_end", "end cell of a ductway", "0/1"),
     ("terminal", "door terminal", "0/1"),
     ("own_deploy", "the observing gang's deployment zone", "0/1"),
+    ("height", "floor height of the cell in inches (boards with levels; 0 on flat boards)", "/ 15 (MAX_HEIGHT)"),
+    ("ladder", "ladder or stairs: climbed at 1\" per 1\"", "0/1"),
+    ("railing", "railing along the cell's drop edges (+1 to falling tests)", "0/1"),
 ]
 
 _DK_ORDER = (DK_SELECT, DK_ACTION, DK_FOLLOWUP, DK_BOTTLE, DK_FLEE)
@@ -149,7 +158,7 @@ GLOBAL_FEATURES = (
         ("my_decision", "the observing gang must decide now", "0/1"),
         ("own_priority", "the observing gang holds Priority this round", "0/1"),
         ("turn_position", "own position in this round's priority order", "/ max(1, G - 1)"),
-        ("own_active", "an own fighter is activated", "0/1"),
+        ("own_active", "an own fighter (or an Insane enemy it controls) is activated", "0/1"),
         ("active_actions_left", "actions left of the own activated fighter", "/ 2"),
         ("own_bottled", "own gang is Bottled", "0/1"),
         ("enemy_bottled", "enemy gangs that are Bottled", "fraction of enemy gangs"),
@@ -177,6 +186,11 @@ SPATIAL_FIGHTER_CHANNELS = [
     ("active", "the activated fighter", "0/1"),
     ("facing_dx", "x component of the facing unit vector (east +)", "[-1, 1]"),
     ("facing_dy", "y component of the facing unit vector (south +)", "[-1, 1]"),
+    ("blaze", "the fighter is on fire (Blaze)", "0/1"),
+    ("blind", "the fighter is Blind", "0/1"),
+    ("webbed", "the fighter is Webbed", "0/1"),
+    ("insane", "the fighter is Insane", "0/1"),
+    ("other_conditions", "Concussion, Hidden, Gunked, Starving, Intoxicated or Mounted (any)", "0/1"),
 ]
 
 DOOR_FEATURES = [
@@ -326,6 +340,13 @@ class _GameTables:
             planes[_B["ductway_end"], y1, x1] = 1.0
         for x, y, _ in st.term:
             planes[_B["terminal"], y, x] = 1.0
+        planes[_B["height"]] = st.height.astype(F32) / MAX_HEIGHT
+        planes[_B["ladder"]] = (st.feat & (FEAT_LADDER | FEAT_STAIRS)) != 0
+        planes[_B["railing"]] = (st.feat & FEAT_RAILING) != 0
+        if self.adjacent is not None and st.height.any():
+            # base contact needs the same floor height (docs/rules.md 1.2)
+            hz = st.height.reshape(-1)
+            self.adjacent &= hz[:, None] == hz[None, :]
         # per observing gang: the static planes with its own deployment zone
         self.static_planes = np.repeat(planes[None], ng, axis=0)
         for g in range(ng):
@@ -443,6 +464,10 @@ class Encoder:
         fu = int(g[G_FU])
         if 0 <= fu < t.nf:
             out[t.inv[gang, fu], _F["followup"]] = 1.0
+        cond = fi[:, FI_COND].astype(np.int64)
+        c0 = _F["cond_blaze"]
+        out[:, c0:c0 + len(_CONDS)] = ((cond[:, None] & _COND_BITS[None, :]) != 0) * head[:, 1:2]
+        out[:, _F["controlled"]] = (fi[:, FI_CTRL] != 0) * head[:, 1]
         flesh = fi[:, FI_FLESH]
         wtf = np.empty((3, t.nf), F32)  # wounds, toughness, flesh_wounds
         np.multiply(fi[:, FI_WOUNDS], inv_w, out=wtf[0])
@@ -477,7 +502,8 @@ class Encoder:
         out[_G["own_priority"]] = float(g[G_PRIORITY] == gang)
         out[_G["turn_position"]] = min(max(gg[gang][GG_ORDER], 0), ng - 1) / max(1, ng - 1)
         act = g[G_ACTIVE]
-        if 0 <= act < t.nf and act // mf == gang:
+        # an Insane fighter controlled by this gang counts as its own for this activation (4.3)
+        if 0 <= act < t.nf and (fi[act, FI_CTRL] - 1 if fi[act, FI_CTRL] > 0 else act // mf) == gang:
             out[_G["own_active"]] = 1.0
             out[_G["active_actions_left"]] = min(max(int(fi[act, FI_ACTS]), 0), 2) / 2
         state = fi[:, FI_STATE]
@@ -627,6 +653,12 @@ class SpatialEncoder(Encoder):
             vec = _FACING_VEC[fi[on, FI_FACING].astype(np.int64) & 7]
             vals[_S["facing_dx"]] = vec[:, 0]
             vals[_S["facing_dy"]] = vec[:, 1]
+            for name in ("blaze", "blind", "webbed", "insane"):
+                vals[_S[name]] = r[:, _F["cond_" + name]]
+            c0 = _F["cond_blaze"]
+            other = [c0 + _CONDS.index(n) for n in ("concussion", "hidden", "gunked", "starving", "intoxicated",
+                                                     "mounted")]
+            vals[_S["other_conditions"]] = r[:, other].max(axis=1)
             fp[:, y, x] = vals
         out[N_BOARD + N_SPATIAL_FIGHTER:] = self.globals(game, gang)[:, None, None]
         return out

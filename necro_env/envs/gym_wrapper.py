@@ -96,6 +96,9 @@ class NecromundaGymEnv(gymnasium.Env):
         super().reset(seed=seed)
         if self.learner_mode == "random":
             self.learner = int(self.np_random.integers(self.n_gangs))
+        if self.aec.board_draw is not None:  # board="generate:KIND:train": a new board every episode
+            self.aec._draw_board(self.np_random)
+            self.game = self.aec.game
         self.game.reset(int(self.np_random.integers(0, 2**63 - 1)))
         self._illegal_end = False
         self._play_opponents()

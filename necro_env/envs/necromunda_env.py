@@ -20,9 +20,10 @@ from ..config import (
     BoardSpec, GangSpec, config_root, load_armours, load_board, load_gang, load_scenario, load_weapons,
 )
 from ..config import schemas as _schemas
+from ..config.generator import BoardDraw, generate, parse_board_arg
 from ..config.loader import _doors_at_start, _load
 from ..rulesets.necromunda.game import Game, IllegalActionError
-from ..rulesets.necromunda.state import DK_NAMES, G_DGANG, G_DK
+from ..rulesets.necromunda.state import DK_NAMES, G_DGANG, G_DK, GG_OUT
 from .encoders import FlatEncoder, make_encoder
 from .render_text import render_text
 
@@ -34,15 +35,18 @@ def _as_gang(g, weapons, armours) -> GangSpec:
 
 
 def build_game(scenario=None, board=None, gangs=None, num_gangs=None, round_limit=None, max_fighters=None,
-               max_weapons=4, max_doors=None, max_caskets=None) -> Game:
+               max_weapons=4, max_doors=None, max_caskets=None, variant=None) -> Game:
     """A ``Game`` from a scenario file with optional overrides (the env constructor's arguments).
 
     scenario: path (default configs/scenarios/gang_fight.yaml). board: a board
     path or ``BoardSpec`` replacing the scenario's (the scenario's
-    ``doors_start`` still applies to a path). gangs: gang paths or
+    ``doors_start`` still applies to a path), or ``"generate:KIND:SEED[:options]"``
+    for a generated board (docs/boards.md; a seed range gives its first seed's
+    board here, the env draws the others at reset). gangs: gang paths or
     ``GangSpec``s replacing the scenario's. num_gangs: the number of gangs; when
     it is larger than the scenario's list, the other gang files of
     configs/gangs/ are added in name order (then the list is repeated).
+    variant: the rules variant, "core" or "house_legacy" (default: the scenario's ``variant``).
     """
     _, sdata = _load(_schemas.ScenarioFile, scenario, DEFAULT_SCENARIO)
     sc = load_scenario(scenario)
@@ -51,6 +55,9 @@ def build_game(scenario=None, board=None, gangs=None, num_gangs=None, round_limi
         board_spec = sc.board
     elif isinstance(board, BoardSpec):
         board_spec = board
+    elif isinstance(board, str) and board.startswith("generate:"):
+        kwargs, seeds = parse_board_arg(board)
+        board_spec = _doors_at_start(generate(seed=seeds[0], **kwargs), sdata.doors_start)
     else:
         board_spec = _doors_at_start(load_board(board), sdata.doors_start)
     if gangs is not None:
@@ -79,7 +86,8 @@ def build_game(scenario=None, board=None, gangs=None, num_gangs=None, round_limi
         raise ValueError("a game needs at least 2 gangs")
     rl = sc.round_limit if round_limit is None else int(round_limit)
     return Game(board_spec, gang_specs, weapons=weapons, armours=armours, round_limit=rl,
-                max_fighters=max_fighters, max_weapons=max_weapons, max_doors=max_doors, max_caskets=max_caskets)
+                max_fighters=max_fighters, max_weapons=max_weapons, max_doors=max_doors, max_caskets=max_caskets,
+                variant=sc.variant if variant is None else variant)
 
 
 class raw_env(AECEnv):
@@ -96,14 +104,25 @@ class raw_env(AECEnv):
 
     def __init__(self, scenario=None, board=None, gangs=None, num_gangs=None, round_limit=None,
                  encoder="entity", render_mode=None, max_fighters=None, max_weapons=4, max_doors=None,
-                 max_caskets=None, illegal_action="raise", seed=None, record_replay=None):
+                 max_caskets=None, illegal_action="raise", seed=None, variant=None, record_replay=None):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
         if illegal_action not in ("raise", "terminate"):
             raise ValueError(f"illegal_action must be 'raise' or 'terminate', got {illegal_action!r}")
+        # board="generate:KIND:SEEDS" with several seeds: a new generated board at every reset (docs/boards.md)
+        self.board_draw = None
+        self.board_seed = None  # the generated board's seed (None for a board file)
+        if isinstance(board, str) and board.startswith("generate:"):
+            draw = BoardDraw(board)
+            self.board_seed = draw.seeds[0]
+            if len(draw.seeds) > 1:
+                self.board_draw = draw
+                self._doors_start = _load(_schemas.ScenarioFile, scenario, DEFAULT_SCENARIO)[1].doors_start
+                max_doors = draw.max_doors if max_doors is None else max_doors
+                max_caskets = draw.n_caskets if max_caskets is None else max_caskets
         self.game = build_game(scenario, board, gangs, num_gangs, round_limit, max_fighters, max_weapons,
-                               max_doors, max_caskets)
+                               max_doors, max_caskets, variant)
         self.render_mode = render_mode
         self._window = None  # render_mode="human": a necro_env.render.rgb.HumanWindow, opened on first render
         # record_replay: a replay file path, or a directory for one file per game (docs/replays.md)
@@ -153,6 +172,7 @@ class raw_env(AECEnv):
         else:
             game_seed = int(self._np_random.integers(0, 2**63 - 1))
         self.game_seed = game_seed
+        self._draw_board(self._np_random)
         self.game.reset(game_seed)
         if self._recorder is not None:
             self._recorder.start(game_seed, self.possible_agents)
@@ -220,14 +240,33 @@ class raw_env(AECEnv):
             self._deads_step_first()
 
     # ------------------------------------------------------------------ helpers
+    def _draw_board(self, rng):
+        """With a board draw (board="generate:KIND:train" etc.): a new generated board from ``rng``."""
+        if self.board_draw is None:
+            return
+        seed, spec = self.board_draw.draw(rng)
+        spec = _doors_at_start(spec, self._doors_start)
+        g, d = self.game, self.game.dims
+        if len(spec.doors) > d.max_doors or len(spec.caskets) > d.max_caskets:
+            raise ValueError(f"generated board {spec.name} has {len(spec.doors)} doors and {len(spec.caskets)} caskets; "
+                             f"the env was made with max_doors={d.max_doors}, max_caskets={d.max_caskets}")
+        self.game = Game(spec, g.gangs, weapons=g.weapons, armours=g.armours, round_limit=g.round_limit,
+                         max_fighters=d.max_fighters, max_weapons=d.max_weapons, max_doors=d.max_doors,
+                         max_caskets=d.max_caskets)
+        self.board_seed = seed
+
     def _check_game_end(self):
         game = self.game
         if not game.done:
             return
         self._ended = True
         if game.truncated:
+            # round limit: no winner; a gang already out of the battle (free-for-all) lost (-1),
+            # the gangs still fighting get 0 (docs/api.md, rewards)
             for a in self.agents:
                 self.truncations[a] = True
+                if game.state.gang[0, self.agent_name_mapping[a], GG_OUT]:
+                    self.rewards[a] = -1
             return
         w = game.winner
         for a in self.agents:
@@ -304,6 +343,7 @@ _PARAM_TEXT = {
     "P_DOOR": ("door index", "max_doors"),
     "P_CASKET": ("casket index", "max_caskets"),
     "P_FACING": ("facing 0-7 (N..NW)", "8"),
+    "P_WEAPON_CELL": ("item·H·W + cell", "MW·H·W"),
 }
 
 

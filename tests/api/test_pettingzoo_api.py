@@ -129,6 +129,8 @@ def test_agent_selection_is_the_deciding_gang_and_only_it_gets_a_mask():
     u = env.unwrapped
     rng = np.random.default_rng(0)
     for _ in range(200):
+        if u.game.done:
+            break  # the last step ended the game: agent_selection now walks the dead agents
         sel = env.agent_selection
         assert sel == f"gang_{u.game.current_gang}"
         for a in env.agents:
@@ -342,11 +344,12 @@ def test_render_without_mode_returns_none():
 @pytest.mark.parametrize("kw", [{}, {"num_gangs": 3, "max_weapons": 5},
                                 {"board": "boards/zm_hall.yaml", "max_fighters": 10}])
 def test_action_space_size_formula_of_the_docs(kw):
-    """docs/api.md: n_actions = MF + 8 + 5 + 7·H·W + 4·G·MF + 3·(MW·2·G·MF) + MW + 3·doors + 2·caskets."""
+    """docs/api.md: n_actions = 2·MF + 8 + 5 + 8·H·W + 5·G·MF + 3·(MW·2·G·MF) + MW + 3·doors + 2·caskets
+    + MW·H·W (shoot_cell)."""
     d = necromunda_v0.raw_env(**kw).game.dims
     nf = d.n_gangs * d.max_fighters
-    n = (d.max_fighters + 8 + 5 + 7 * d.height * d.width + 4 * nf + 3 * d.max_weapons * 2 * nf + d.max_weapons
-         + 3 * d.max_doors + 2 * d.max_caskets)
+    n = (2 * d.max_fighters + 8 + 5 + 8 * d.height * d.width + 5 * nf + 3 * d.max_weapons * 2 * nf + d.max_weapons
+         + 3 * d.max_doors + 2 * d.max_caskets + d.max_weapons * d.height * d.width)
     assert necromunda_v0.raw_env(**kw).action_space("gang_0").n == n
 
 

@@ -4,7 +4,7 @@ from necro_env.testing import board, fighter, gang, scenario
 
 W, H = 10, 6
 OPEN = board("\n".join(["." * W] * H))
-PLACE = ("posture", "wounds", "flesh_wounds", "broken", "out_of_ammo", "facing")
+PLACE = ("posture", "wounds", "flesh_wounds", "broken", "out_of_ammo", "facing", "conditions")
 
 
 def u(g, name, cell, weapons=(), house="orlock", kind="ganger", **kw):
@@ -13,9 +13,9 @@ def u(g, name, cell, weapons=(), house="orlock", kind="ganger", **kw):
     return (g, name, cell, tuple(weapons), house, kind, kw)
 
 
-def make(*units, board_=OPEN, spares=True, weapons=None, armours=None):
+def make(*units, board_=OPEN, spares=True, weapons=None, armours=None, variant="core"):
     """A two-gang game from ``u`` tuples; with ``spares`` each gang gets an idle fighter in a
-    far corner so that a single casualty does not end the battle."""
+    far corner so that a single casualty does not end the battle. ``variant``: the rules variant."""
     members = ([], [])
     placements = []
     units = list(units)
@@ -27,7 +27,7 @@ def make(*units, board_=OPEN, spares=True, weapons=None, armours=None):
         members[g].append(fighter(house, kind, list(wps), name=name, **chars))
         placements.append(dict(fighter=name, cell=cell, **place))
     gangs = [gang("a", *members[0]), gang("b", *members[1])]
-    return scenario(board_, gangs, placements, weapons=weapons, armours=armours)
+    return scenario(board_, gangs, placements, weapons=weapons, armours=armours, variant=variant)
 
 
 def play(game, dice, kind, **kw):

@@ -1,6 +1,6 @@
 """Traits of ranged weapons (rules digest 12) that do not use templates, blasts or
-grenades: Knockback, Melta, Toxin, Scattershot, Unstable, Unwieldy; weapons with
-Template / Blast / Grenade profiles are masked until those rules exist."""
+grenades: Knockback, Melta, Toxin, Scattershot, Unstable, Unwieldy; Template / Blast / Grenade
+profiles are legal (their rules are tested in test_templates.py and test_grenades.py)."""
 import pytest
 
 from necro_env.rulesets.necromunda import constants as C
@@ -228,18 +228,18 @@ def test_unwieldy_shoot_is_a_double_action():
     assert game2.decision[0] == "select_fighter"  # the activation is over
 
 
-# ---------------------------------------------------------------- not yet supported
+# ---------------------------------------------------------------- templates, blasts, grenades
 @pytest.mark.parametrize("weapon,profile,legal", [
-    ("flamer", 0, False), ("hand_flamer", 0, False), ("heavy_flamer", 0, False), ("web_gun", 0, False),
-    ("frag_grenade", 0, False), ("krak_grenade", 0, False), ("smoke_grenade", 0, False),
-    ("choke_gas_grenade", 0, False),
-    ("grenade_launcher", 0, False), ("grenade_launcher", 1, True),   # frag (Blast) / krak
-    ("missile_launcher", 0, False), ("missile_launcher", 1, True),
-    ("combat_shotgun", 1, False), ("combat_shotgun", 0, True),       # shredder (Template) / salvo
+    ("flamer", 0, True), ("hand_flamer", 0, True), ("heavy_flamer", 0, True), ("web_gun", 0, True),
+    ("frag_grenade", 0, True), ("krak_grenade", 0, True), ("smoke_grenade", 0, True),
+    ("choke_gas_grenade", 0, True),
+    ("grenade_launcher", 0, True), ("grenade_launcher", 1, True),   # frag (Blast) / krak
+    ("missile_launcher", 0, True), ("missile_launcher", 1, True),
+    ("combat_shotgun", 1, True), ("combat_shotgun", 0, True),       # shredder (Template) / salvo
 ])
-def test_template_blast_and_grenade_profiles_are_masked(weapon, profile, legal):
-    """§7.9-§7.10/§12 profiles with Template, Blast or Grenade are not implemented yet and so
-    never legal; the weapon's other profiles work."""
+def test_template_blast_and_grenade_profiles_are_legal(weapon, profile, legal):
+    """§7.9-§7.10/§12 profiles with Template, Blast or Grenade can shoot at a target in range
+    (their rules: tests/rules/test_templates.py, test_grenades.py, test_traits_area.py)."""
     game = setup([weapon], (4, 1))
     assert game.can("shoot", weapon=0, profile=profile, target="target") == legal
 

@@ -6,14 +6,15 @@ from ...core.terrain import DOOR_CLOSED, DOOR_DESTROYED, DOOR_OPEN
 from .codec import (
     A_AIM, A_BLIND_FIRE, A_BYPASS_CASKET, A_CARRY_CASKET, A_CHARGE, A_COUP, A_CRAWL, A_CRAWL_DUCT, A_FIGHT,
     A_FIRE_DUCT, A_FORCE_DOOR, A_MOVE, A_OPEN_DOOR, A_RELOAD, A_RETREAT, A_SHOOT, A_SHOOT_TWIN, A_SMASH_CASKET,
-    A_STAND_UP, A_TAKE_COVER, A_TERMINAL,
+    A_SHOOT_CELL, A_STAND_UP, A_TAKE_COVER, A_TERMINAL, A_CARRY_FIGHTER, A_CANNIBALISE,
 )
-from .constants import PF_TRAITS, T_SIDEARM, T_UNWIELDY
-from .query import cell_solid, fighter_at, is_engaged
+from .constants import AF_CHARGE_PENALTY, CH_S, PF_TRAITS, T_SIDEARM, T_UNWIELDY
+from .query import cell_solid, fighter_at, is_engaged, movement
 from .state import (
-    CK_STATE, CK_X, CK_Y, DR_STATE, FI_ACTS, FI_BASIC, FI_BROKEN, FI_POSTURE, FI_STATE, FI_X, FI_Y, FS_ON,
-    PO_PINNED, PO_SI, PO_STANDING, WP_ID,
+    CK_STATE, CK_X, CK_Y, DR_STATE, FI_ACTS, FI_ARMOUR, FI_BASIC, FI_BROKEN, FI_CH, FI_POSTURE, FI_STATE, FI_X,
+    FI_Y, FS_ON, PO_PINNED, PO_SI, PO_STANDING, WP_ID, G_MF,
 )
+from .variant import house_legacy
 from .weapons import can_shoot_with
 
 TYPE_FREE = 0
@@ -24,13 +25,15 @@ TYPE_DOUBLE = 3
 
 @njit(cache=True, inline="always")
 def action_type(kind):
-    if kind == A_MOVE or kind == A_RELOAD or kind == A_COUP or kind == A_OPEN_DOOR or kind == A_CARRY_CASKET:
+    if (kind == A_MOVE or kind == A_RELOAD or kind == A_COUP or kind == A_OPEN_DOOR or kind == A_CARRY_CASKET
+            or kind == A_CARRY_FIGHTER):
         return TYPE_SIMPLE
     if kind == A_CHARGE or kind == A_CRAWL_DUCT or kind == A_CRAWL or kind == A_BLIND_FIRE:
         return TYPE_DOUBLE
     if (kind == A_TAKE_COVER or kind == A_SHOOT or kind == A_SHOOT_TWIN or kind == A_AIM or kind == A_TERMINAL
             or kind == A_FORCE_DOOR or kind == A_SMASH_CASKET or kind == A_BYPASS_CASKET or kind == A_FIRE_DUCT
-            or kind == A_FIGHT or kind == A_RETREAT or kind == A_STAND_UP):
+            or kind == A_FIGHT or kind == A_RETREAT or kind == A_STAND_UP or kind == A_SHOOT_CELL
+            or kind == A_CANNIBALISE):
         return TYPE_BASIC
     return TYPE_FREE
 
@@ -40,12 +43,14 @@ def basic_bit(kind):
     """Bit of FI_BASIC recording that this Basic action was taken (Shoot and twin Shoot share one).
     FI_BASIC is int16: Retreat and Stand Up reuse the unused slots of twin Shoot and Reload
     (their plain offsets, bits 15 and 16, do not fit)."""
-    if kind == A_SHOOT_TWIN:
+    if kind == A_SHOOT_TWIN or kind == A_SHOOT_CELL:
         kind = A_SHOOT
     elif kind == A_RETREAT:
         kind = A_SHOOT_TWIN
     elif kind == A_STAND_UP:
         kind = A_RELOAD
+    elif kind == A_CANNIBALISE:
+        kind = A_COUP  # Coup de Grace is Simple: its slot is free
     return 1 << (kind - A_TAKE_COVER)
 
 
@@ -212,3 +217,45 @@ def twin_sidearms(s, st, b, f):
         if found >= 2:
             return i1, p1, i2, p2
     return -1, 0, -1, 0
+
+
+# ------------------------------------------------------------------ House Legacy differences (5.3)
+@njit(cache=True)
+def charge_allowance(s, st, b, f, d3_roll):
+    """Charge move in inches (5.2 / 5.3). Core: M + D3. House Legacy: 2 x M capped at 12", or
+    at M when the charger starts Prone (no dice). Heavy armour's charge penalty applies to both."""
+    m = movement(s, b, f)  # M after conditions (Gunked, 4.3)
+    if house_legacy(s, b):
+        base = m if s.fi[b, f, FI_POSTURE] != PO_STANDING else min(2 * m, 12)
+    else:
+        base = m + d3_roll
+    return base - st.armour[s.fi[b, f, FI_ARMOUR], AF_CHARGE_PENALTY]
+
+
+@njit(cache=True)
+def carry_inches(s, b, f):
+    """Carry (5.2 / 5.3): core moves the fighter its M; House Legacy the lower of M and S."""
+    m = movement(s, b, f)
+    if house_legacy(s, b):
+        return min(m, s.fi[b, f, FI_CH + CH_S])
+    return m
+
+
+@njit(cache=True)
+def retreat_budget(s, b, f):
+    """Retreat destination range in half-inches: core D6" (at most 6"), House Legacy the full M."""
+    if house_legacy(s, b):
+        return 2 * movement(s, b, f)
+    return 12
+
+
+@njit(cache=True)
+def carried_friend(s, st, b, f):
+    """[HL] 5.3 Carry: the Seriously Injured friend within 1" that f would carry (the lowest
+    fighter index when there are several), or -1."""
+    g = f // s.g[b, G_MF]
+    for o in range(s.fi.shape[1]):
+        if (o != f and o // s.g[b, G_MF] == g and s.fi[b, o, FI_STATE] == FS_ON and s.fi[b, o, FI_POSTURE] == PO_SI
+                and clear_within1(s, st, b, s.fi[b, f, FI_X], s.fi[b, f, FI_Y], s.fi[b, o, FI_X], s.fi[b, o, FI_Y])):
+            return o
+    return -1

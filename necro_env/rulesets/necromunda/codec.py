@@ -11,6 +11,8 @@ order of ``KINDS``. Parameters per kind:
 - ``item``: weapon item slot 0..MW-1
 - ``door`` / ``casket``: index in the board's door / casket list
 - ``facing``: 0..7 (N, NE, E, SE, S, SW, W, NW)
+- item x cell (shoot_cell): item * H * W + cell; the profile is the item's first usable
+  Blast / Smoke profile (shooting.blast_profile)
 
 ``layout`` is an int32 array: layout[k] is the first index of kind k, and
 layout[N_KINDS] the size of the space. The same dimensions give the same space.
@@ -47,7 +49,12 @@ A_BLIND_FIRE = 23
 A_CONSOLIDATE = 24
 A_BOTTLE = 25  # bottle out voluntarily
 A_FLEE = 26  # voluntary retreat of a bottled gang
-N_KINDS = 27
+A_GROUP = 27  # name a member of the active fighter's group activation (2.4)
+A_CARRY_FIGHTER = 28  # House Legacy Carry of a Seriously Injured friend (5.3)
+A_SHOOT_CELL = 29  # Shoot a Blast / Smoke weapon at a point (7.9): weapon item x cell
+A_CANNIBALISE = 30  # Cannibalise (Basic, Starving fighters; 4.3): a Prone and Seriously Injured fighter
+
+N_KINDS = 31
 
 # parameter kinds
 P_NONE = 0
@@ -59,6 +66,7 @@ P_ITEM = 5
 P_DOOR = 6
 P_CASKET = 7
 P_FACING = 8
+P_WEAPON_CELL = 9
 
 KINDS = (
     ("select", P_FIGHTER),
@@ -88,6 +96,10 @@ KINDS = (
     ("consolidate", P_CELL),
     ("bottle", P_NONE),
     ("flee", P_NONE),
+    ("group", P_FIGHTER),
+    ("carry_fighter", P_CELL),
+    ("shoot_cell", P_WEAPON_CELL),
+    ("cannibalise", P_TARGET),
 )
 KIND_NAMES = tuple(k for k, _ in KINDS)
 KIND_INDEX = {k: i for i, k in enumerate(KIND_NAMES)}
@@ -119,6 +131,7 @@ class Dims:
             P_DOOR: self.max_doors,
             P_CASKET: self.max_caskets,
             P_FACING: 8,
+            P_WEAPON_CELL: self.max_weapons * self.height * self.width,
         }[pkind]
 
 
@@ -138,6 +151,9 @@ def decode(lay, n_fighters, a):
     off = a - lay[k]
     if k == A_SHOOT or k == A_FIRE_DUCT or k == A_BLIND_FIRE:
         return k, off // n_fighters, off % n_fighters
+    if k == A_SHOOT_CELL:
+        nc = lay[A_MOVE + 1] - lay[A_MOVE]  # H * W
+        return k, off // nc, off % nc
     return k, off, 0
 
 
@@ -145,6 +161,8 @@ def decode(lay, n_fighters, a):
 def encode(lay, n_fighters, kind, p1, p2):
     if kind == A_SHOOT or kind == A_FIRE_DUCT or kind == A_BLIND_FIRE:
         return lay[kind] + p1 * n_fighters + p2
+    if kind == A_SHOOT_CELL:
+        return lay[kind] + p1 * (lay[A_MOVE + 1] - lay[A_MOVE]) + p2
     return lay[kind] + p1
 
 

@@ -4,9 +4,11 @@ import numpy as np
 from numba import njit
 
 from .constants import (
-    CH_A, CH_S, CH_WS, PF_ACC_S, PF_AP, PF_D, PF_LONG, PF_TRAITS, T_BACKSTAB, T_DISARM, T_KNOCKBACK, T_MELEE, T_PAIRED,
+    CH_A, CH_S, CH_WS, PF_ACC_S, PF_AP, PF_D, PF_LONG, PF_S_USER, PF_TRAITS, T_BACKSTAB, T_DISARM, T_KNOCKBACK, T_MELEE, T_PAIRED,
     T_PARRY, T_POWER, T_SIDEARM, T_UNWIELDY, T_VERSATILE,
 )
+from .condition_effects import cannibalise
+from .conditions import blind_hits, can_react, hands_full, has_cond, strength_penalty
 from .damage import OOA_COUP, resolve_hit, take_out
 from .dice import d6
 from .events import E_ASSIST, E_ATTACKS, E_COUP, E_DISARM, E_HIT, E_PARRY, E_REACTION, emit
@@ -14,10 +16,12 @@ from .movement import facing_towards
 from .query import count_engaged_enemies, engaged_with, gang_of, in_arc, standing
 from .shooting import knockback
 from .state import (
-    FI_BROKEN, FI_CH, FI_DISARMED, FI_FACING, FI_POSTURE, FI_STATE, FI_STOOD, FI_X, FI_Y, FS_ON, PO_SI, PO_STANDING,
-    WP_ID, WP_OOA,
+    C_STARVING,
+    FI_BROKEN, FI_CH, FI_DISARMED, FI_FACING, FI_POSTURE, FI_STATE, FI_STOOD, FI_X, FI_Y, FI_Z, FS_ON, PO_SI,
+    PO_STANDING, WP_ID, WP_OOA,
 )
-from .weapons import firepower, profile_usable, strength
+from .variant import house_legacy
+from .weapons import firepower, profile_usable, strength, traits_of
 
 UNARMED = -1
 MOD_BROKEN_REACTION = -2
@@ -167,9 +171,11 @@ def weapon_attacks(s, st, b, f, t, item, p, n_dice, mod, parries_left):
     if n_dice <= 0 or s.fi[b, t, FI_STATE] != FS_ON:
         return parries_left
     ws = s.fi[b, f, FI_CH + CH_WS]
+    if s.fi[b, f, FI_BROKEN] and house_legacy(s, b):
+        ws = 6  # [HL] 10.4: a Broken fighter's WS counts as 6+
     if item >= 0:
         wid = s.wp[b, f, item, WP_ID]
-        tr = st.wprof[wid, p, PF_TRAITS]
+        tr = traits_of(st, wid, p)  # T_* and T2_* traits (12)
         S = strength(s, st, b, f, wid, p)
         ap = st.wprof[wid, p, PF_AP]
         dmg = st.wprof[wid, p, PF_D]
@@ -177,20 +183,23 @@ def weapon_attacks(s, st, b, f, t, item, p, n_dice, mod, parries_left):
             mod += st.wprof[wid, p, PF_ACC_S]
     else:
         wid = -1
-        tr = 0
+        tr = np.int64(0)
         S = s.fi[b, f, FI_CH + CH_S]
         ap = 0
         dmg = 1
+    if item < 0 or st.wprof[wid, p, PF_S_USER]:
+        S = max(1, S - strength_penalty(s, b, f))  # Starving: -1 S unarmed and with S-based weapons (4.3)
     need = ws - mod
     if need < 2:
         need = 2
+    nat6 = blind_hits(s, b, f)  # Blind: hits only on a natural 6 (4.3)
     rolls = np.zeros(n_dice, np.int64)
     hits = np.zeros(n_dice, np.bool_)
     for i in range(n_dice):
         r = d6(s, b)
         rolls[i] = r
-        hits[i] = r != 1 and r >= need
-        emit(s, b, E_HIT, f, t, r, need, 1 if hits[i] else 0, 0, 0)
+        hits[i] = r == 6 if nat6 else (r != 1 and r >= need)
+        emit(s, b, E_HIT, f, t, r, 6 if nat6 else need, 1 if hits[i] else 0, 0, 0)
     # parry: the target forces a re-roll of one successful hit per Parry weapon
     if parries_left > 0:
         for i in range(n_dice):
@@ -200,7 +209,7 @@ def weapon_attacks(s, st, b, f, t, item, p, n_dice, mod, parries_left):
                 parries_left -= 1
                 r = d6(s, b)
                 rolls[i] = r
-                hits[i] = r != 1 and r >= need
+                hits[i] = r == 6 if nat6 else (r != 1 and r >= need)
                 emit(s, b, E_PARRY, t, f, 0, 0, 0, 0, 0)
                 emit(s, b, E_HIT, f, t, r, need, 1 if hits[i] else 0, 0, 0)
     # a sidearm used in close combat still rolls its Firepower dice (8.3)
@@ -232,6 +241,7 @@ def weapon_attacks(s, st, b, f, t, item, p, n_dice, mod, parries_left):
             if (s.fi[b, t, FI_X] != ox or s.fi[b, t, FI_Y] != oy) and count_engaged_enemies(s, b, f) == 0:
                 s.fi[b, f, FI_X] = ox
                 s.fi[b, f, FI_Y] = oy
+                s.fi[b, f, FI_Z] = st.height[oy, ox]
         resolve_hit(s, st, b, f, t, sv, ap, dmg + extra, tr, rolls[i], True, s.fi[b, f, FI_X], s.fi[b, f, FI_Y],
                     s.fi[b, t, FI_POSTURE] == PO_STANDING)
     return parries_left
@@ -242,6 +252,8 @@ def close_combat_attacks(s, st, b, f, t, charging, reaction, extra_mod):
     """Steps 1-6 of rules 8.1 for f attacking t."""
     if s.fi[b, f, FI_STATE] != FS_ON or s.fi[b, t, FI_STATE] != FS_ON:
         return
+    if reaction and not can_react(s, b, f):
+        return  # Blaze: no reaction attacks (4.3)
     mod = extra_mod
     # 1. turn to face
     tx = s.fi[b, t, FI_X]
@@ -268,6 +280,10 @@ def close_combat_attacks(s, st, b, f, t, charging, reaction, extra_mod):
         i2 = -1
     a = s.fi[b, f, FI_CH + CH_A]
     paired = i1 >= 0 and (st.wprof[s.wp[b, f, i1, WP_ID], p1, PF_TRAITS] & T_PAIRED) != 0
+    if hands_full(s, b, f):
+        # Mounted, Hands Full: one weapon in close combat, no Paired bonus or doubling (4.3)
+        i2 = -1
+        paired = False
     if i2 >= 0 or paired:
         a += 1
     if charging:
@@ -303,7 +319,7 @@ def close_combat_attacks(s, st, b, f, t, charging, reaction, extra_mod):
     # 5. modifiers
     ast, inter = assists(s, b, f, t)
     mod += ast - inter
-    if reaction and s.fi[b, f, FI_BROKEN]:
+    if reaction and s.fi[b, f, FI_BROKEN] and not house_legacy(s, b):
         mod += MOD_BROKEN_REACTION
     emit(s, b, E_ASSIST, f, t, ast, inter, 0, 0, 0)
     emit(s, b, E_ATTACKS, f, t, a, s.wp[b, f, i1, WP_ID] if i1 >= 0 else -1,
@@ -335,13 +351,13 @@ def reactions(s, st, b, f, t):
     for e in range(s.fi.shape[1]):
         if s.fi[b, f, FI_STATE] != FS_ON or not standing(s, b, f):
             return
-        if engaged_with(s, b, e, f):
+        if engaged_with(s, b, e, f) and can_react(s, b, e):
             emit(s, b, E_REACTION, e, f, 0, 0, 0, 0, 0)
             close_combat_attacks(s, st, b, e, f, False, True, 0)
     if (t >= 0 and s.fi[b, f, FI_STATE] == FS_ON and standing(s, b, f) and standing(s, b, t)
             and not engaged_with(s, b, t, f)):
         vi, _ = versatile_reach(s, st, b, t, f)
-        if vi >= 0:
+        if vi >= 0 and can_react(s, b, t):
             emit(s, b, E_REACTION, t, f, 0, 0, 0, 0, 0)
             close_combat_attacks(s, st, b, t, f, False, True, 0)
 
@@ -379,6 +395,9 @@ def followup_options(s, b, f, engaged_before):
 
 @njit(cache=True)
 def coup_de_grace(s, b, f, t):
+    if has_cond(s, b, f, C_STARVING):
+        cannibalise(s, b, f, t)  # a Starving fighter must Cannibalise instead (4.3)
+        return
     emit(s, b, E_COUP, f, t, 0, 0, 0, 0, 0)
     s.fi[b, f, FI_FACING] = facing_towards(s.fi[b, t, FI_X] - s.fi[b, f, FI_X], s.fi[b, t, FI_Y] - s.fi[b, f, FI_Y])
     take_out(s, b, t, OOA_COUP)

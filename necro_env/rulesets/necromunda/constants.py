@@ -72,9 +72,9 @@ TRAIT_NAMES = {
     "single_shot": T_SINGLE_SHOT,
 }
 
-# Traits whose rules arrive with templates/grenades (issue "Complete Necromunda").
-# A weapon profile carrying one of these is loaded but cannot be used yet.
-T_NOT_YET = T_TEMPLATE | T_BLAST | T_GRENADE | T_SMOKE | T_GAS | T_WEB | T_BLAZE
+# Traits whose rules are not implemented: a weapon profile carrying one of these is loaded
+# but cannot be used. Empty since templates, blasts and grenades arrived (issue 3).
+T_NOT_YET = 0
 
 # --------------------------------------------------------------------------
 # Weapon profile table: int32 [n_weapons, MAX_PROFILES, NPF]
@@ -93,7 +93,8 @@ PF_AMMO = 9  # ammo target number (D6 >= Ammo); 0 when the weapon has none
 PF_RAPID = 10  # X of Rapid Fire (X)
 PF_BLAST = 11  # 3 or 5 for Blast (3")/(5"), else 0
 PF_TRAITS = 12  # bit mask of T_* flags
-NPF = 13
+PF_TRAITS2 = 13  # second bit mask: T2_* flags >> 32 (traits past PF_TRAITS's 32 bits)
+NPF = 14
 
 # --------------------------------------------------------------------------
 # Armour table: int32 [n_armours, NAF]
@@ -134,4 +135,35 @@ ROLE_NAMES = {
     "ganger": ROLE_GANGER,
     "juve": ROLE_JUVE,
     "specialist": ROLE_SPECIALIST,
+}
+
+# PF_LONG codes of profiles without a numeric long range (the loader writes them).
+LONG_MELEE = -1  # "E": close combat only
+LONG_GRENADE = -2  # "Sx3": thrown; PF_SHORT holds the multiplier (3)
+LONG_TEMPLATE = -3  # "T": Flame template
+
+# --------------------------------------------------------------------------
+# More weapon traits (section 12), stored in PF_TRAITS2. In the engine a profile's traits are
+# one int64, PF_TRAITS | PF_TRAITS2 << 32 (weapons.traits_of), so T2_* are the high bits.
+# --------------------------------------------------------------------------
+T2_SEISMIC = 1 << 32
+T2_SEVER = 1 << 33
+T2_PULVERISE = 1 << 34
+T2_RAD_PHAGE = 1 << 35
+T2_CONCUSSION = 1 << 36
+T2_FLASH = 1 << 37
+T2_CURSED = 1 << 38
+T2_SHIELD_BREAKER = 1 << 39
+T2_FEAR = 1 << 40
+
+TRAIT2_NAMES = {
+    "seismic": T2_SEISMIC,
+    "sever": T2_SEVER,
+    "pulverise": T2_PULVERISE,
+    "rad_phage": T2_RAD_PHAGE,
+    "concussion": T2_CONCUSSION,
+    "flash": T2_FLASH,
+    "cursed": T2_CURSED,
+    "shield_breaker": T2_SHIELD_BREAKER,
+    "fear": T2_FEAR,
 }

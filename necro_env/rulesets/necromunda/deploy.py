@@ -17,7 +17,7 @@ from numba import njit
 from ...core.rng import rand_below, seed_game
 from .engine import begin
 from .movement import facing_towards
-from .state import FI_FACING, FI_X, FI_Y, G_MF, G_NGANGS, GG_CREW
+from .state import FI_FACING, FI_X, FI_Y, FI_Z, G_MF, G_NGANGS, GG_CREW
 
 
 @njit(cache=True, inline="always")
@@ -76,6 +76,7 @@ def deploy(s, st, b, seed):
             f = g * mf + i
             s.fi[b, f, FI_X] = x
             s.fi[b, f, FI_Y] = y
+            s.fi[b, f, FI_Z] = st.height[y, x]  # floor height of the deployment cell (1.2 levels)
             s.fi[b, f, FI_FACING] = facing_towards(_round_half_even_half(w - 2 * x - 1),
                                                    _round_half_even_half(h - 2 * y - 1))
     return -1

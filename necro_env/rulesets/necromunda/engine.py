@@ -8,36 +8,48 @@ import numpy as np
 from numba import njit
 
 from ...core.terrain import DOOR_CLOSED, DOOR_OPEN
-from .actions import casket_near, spend, twin_sidearms, unwieldy
+from .actions import (
+    carried_friend, carry_inches, casket_near, charge_allowance, retreat_budget, spend, twin_sidearms, unwieldy,
+)
 from .codec import (
-    A_AIM, A_BLIND_FIRE, A_BOTTLE, A_BYPASS_CASKET, A_CARRY_CASKET, A_CHARGE, A_CONSOLIDATE, A_COUP, A_CRAWL,
-    A_CRAWL_DUCT, A_END, A_FIGHT, A_FIRE_DUCT, A_FLEE, A_FORCE_DOOR, A_MOVE, A_OPEN_DOOR, A_RELOAD, A_RETREAT,
-    A_SHOOT, A_SHOOT_TWIN, A_SMASH_CASKET, A_STAND_UP, A_TAKE_COVER, A_TERMINAL, A_TURN, decode,
+    A_AIM, A_BLIND_FIRE, A_BOTTLE, A_BYPASS_CASKET, A_CANNIBALISE, A_CARRY_CASKET, A_CARRY_FIGHTER, A_CHARGE,
+    A_CONSOLIDATE, A_COUP, A_CRAWL, A_CRAWL_DUCT, A_END, A_FIGHT, A_FIRE_DUCT, A_FLEE, A_FORCE_DOOR, A_GROUP,
+    A_MOVE, A_OPEN_DOOR, A_RELOAD, A_RETREAT, A_SHOOT, A_SHOOT_CELL, A_SHOOT_TWIN, A_SMASH_CASKET, A_STAND_UP,
+    A_TAKE_COVER, A_TERMINAL, A_TURN, decode,
 )
 from .combat import coup_de_grace, fight, close_combat_attacks
-from .constants import AF_CHARGE_PENALTY, CH_INT, CH_M, CH_S
+from .constants import CH_INT, CH_S
 from .dice import d3, d6, two_d6
 from .events import (
     E_ACTION, E_ACTIVATE, E_CASKET, E_CHARGE, E_CONSOLIDATE, E_DOOR, E_DUCT, E_END_ACT, E_FORCE, E_GAME_END,
-    E_INIT, E_INTEL, E_REACTION, E_RELOAD, E_RETREAT, E_STAND, E_TURN, emit,
+    E_HARD_TARGET, E_INIT, E_INTEL, E_REACTION, E_RELOAD, E_RETREAT, E_STAND, E_TURN, emit,
 )
+from .group import begin_naming, clear_group, group_pending, name_member
 from .legal import fill_mask, rel_to_global
-from .movement import MODE_CHARGE, MODE_NORMAL, facing_towards, normalize_engagement, path_stop, place, reach
+from .movement import (
+    MODE_CHARGE, MODE_NORMAL, edge_hazards, facing_towards, has_levels, move_levels, normalize_engagement, path_stop,
+    place, reach,
+)
 from .nerve import queue_pop
 from .phases import (
     bottle_check, flee_tests, gang_at, needs_bottle_check, priority_phase, rally, recovery, voluntary_retreat,
 )
-from .query import clear_rays, engaged_with, gang_of, initiative, is_engaged
-from .running import run_for_cover
-from .shooting import face_target, fire_through_ductway, shoot, shoot_twin
+from .query import clear_rays, engaged_with, gang_of, initiative, is_engaged, movement
+from .conditions import can_react, charge_d3_allowed, end_of_round, quick_retreat, strength_penalty
+from .running import hl_broken_activation, run_for_cover
+from .condition_effects import activation_effects, activation_over, cannibalise, mounted_stand_up
+from .templates import smoke_end_phase
+from .shooting import blast_profile, face_target, fire_through_ductway, shoot, shoot_cell, shoot_twin
 from .state import (
     CK_STATE, CK_X, CK_Y, DK_ACTION, DK_BOTTLE, DK_FLEE, DK_FOLLOWUP, DK_NONE, DK_SELECT, DR_STATE, END_BOTTLE,
-    END_DONE, END_FLEE, END_RALLY, END_RECOVERY, FI_ACTS, FI_AIMED, FI_ARMOUR, FI_BASIC, FI_BROKEN, FI_CH,
-    FI_FACING, FI_FREE, FI_POSTURE, FI_READY, FI_STATE, FI_TURN, FI_X, FI_Y, FS_ON, G_ACTIVE, G_DGANG, G_DK,
+    END_DONE, END_FLEE, END_RALLY, END_RECOVERY, FI_ACTS, FI_AIMED, FI_BASIC, FI_BROKEN, FI_CH,
+    FI_FACING, FI_FREE, FI_POSTURE, FI_READY, FI_STATE, FI_TURN, FI_X, FI_Y, FI_Z, FS_ON, G_ACTIVE, G_DGANG, G_DK,
     G_DONE, G_ENDGANG, G_ENDSTEP, G_EVN, G_EVOVF, G_FU, G_FUM0, G_FUM1, G_MF, G_NDEC, G_NGANGS, G_PHASE, G_QN,
     G_ROUND, G_ROUND_LIMIT, G_TRUNC, G_TURN, G_WINNER, GG_BOTTLE_ASKED, GG_BOTTLED, GG_FLEE_ASKED, GG_OUT,
     GG_RETREATED, GG_VOLBOTTLE, PH_ACTION, PH_END, PH_OVER, PH_PRIORITY, PO_PINNED, PO_SI, PO_STANDING,
+    DK_CHARGE_FIGHT, DK_GROUP, FI_CTRL, FI_HL, G_CHF, G_CHFM, G_GGANG, G_GNAME, G_GROUP, HL_HARD, HL_MOVED, HL_NERVE,
 )
+from .variant import clear_lost_hard_targets, house_legacy
 from .weapons import plentiful, reload_profile
 
 CASKET_CLOSED = 1
@@ -93,6 +105,12 @@ def start_activation(s, b, f):
     s.fi[b, f, FI_AIMED] = 0
     s.fi[b, f, FI_TURN] = 1 if s.fi[b, f, FI_POSTURE] == PO_STANDING else 0
     s.g[b, G_ACTIVE] = f
+    if house_legacy(s, b):
+        # a Hard Target loses the condition when it activates (4.5); Nerve tests are limited to
+        # one per fighter per turn, a turn being one fighter's activation (10.4)
+        s.fi[b, f, FI_HL] &= ~(HL_HARD | HL_MOVED)
+        for o in range(s.fi.shape[1]):
+            s.fi[b, o, FI_HL] &= ~HL_NERVE
     emit(s, b, E_ACTIVATE, f, -1, s.g[b, G_ROUND], 0, 0, 0, 0)
 
 
@@ -103,8 +121,11 @@ def end_activation(s, b):
         s.fi[b, f, FI_ACTS] = 0
         s.fi[b, f, FI_TURN] = 0
         emit(s, b, E_END_ACT, f, -1, 0, 0, 0, 0, 0)
+        activation_over(s, b, f)  # Insane: control ends, Willpower test (4.3)
     s.g[b, G_ACTIVE] = -1
-    s.g[b, G_TURN] = (s.g[b, G_TURN] + 1) % s.g[b, G_NGANGS]
+    if s.g[b, G_GGANG] < 0:
+        # while a group activation is in progress the turn stays with its gang (2.4)
+        s.g[b, G_TURN] = (s.g[b, G_TURN] + 1) % s.g[b, G_NGANGS]
 
 
 @njit(cache=True)
@@ -123,7 +144,9 @@ def next_gang(s, b):
     for i in range(ng):
         pos = (s.g[b, G_TURN] + i) % ng
         g = gang_at(s, b, pos)
-        if gang_has_ready(s, b, g):
+        # a gang out of the battle (2.6, e.g. only Seriously Injured fighters left in a free-for-all)
+        # no longer activates
+        if not s.gang[b, g, GG_OUT] and gang_has_ready(s, b, g):
             s.g[b, G_TURN] = pos
             return g
     return -1
@@ -137,6 +160,8 @@ def do_move(s, st, b, f, cell, budget, kind):
     dist = np.empty(n, np.int32)
     prev = np.empty(n, np.int32)
     endable = np.empty(n, np.bool_)
+    if has_levels(st):
+        return move_levels(s, st, b, f, cell, budget, kind)  # climbing, jumping, leaping (6.4-6.6)
     reach(s, st, b, f, budget, MODE_NORMAL, -1, dist, prev, endable)
     start = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
     if cell != start:
@@ -150,17 +175,21 @@ def do_charge(s, st, b, f, t):
     h, w = st.terrain.shape
     n = h * w
     had_los = clear_rays(s, st, b, f, t, False) > 0
-    roll = d3(s, b)
-    allowance = s.fi[b, f, FI_CH + CH_M] + roll - st.armour[s.fi[b, f, FI_ARMOUR], AF_CHARGE_PENALTY]
+    hl = house_legacy(s, b)
+    roll = d3(s, b) if (not hl and charge_d3_allowed(s, b, f)) else 0  # Gunked: no D3 (4.3)
+    allowance = charge_allowance(s, st, b, f, roll)
+    if hl and s.fi[b, f, FI_POSTURE] != PO_STANDING:
+        s.fi[b, f, FI_POSTURE] = PO_STANDING  # [HL] a Prone and Pinned fighter may charge: it gets up to run
+        emit(s, b, E_STAND, f, -1, s.fi[b, f, FI_FACING], 1, 0, 0, 0)
     dist = np.empty(n, np.int32)
     prev = np.empty(n, np.int32)
     endable = np.empty(n, np.bool_)
-    reach(s, st, b, f, 2 * (s.fi[b, f, FI_CH + CH_M] + 3), MODE_CHARGE, t, dist, prev, endable)
+    reach(s, st, b, f, 2 * max(allowance, charge_allowance(s, st, b, f, 3)), MODE_CHARGE, t, dist, prev, endable)
     start = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
     tx = s.fi[b, t, FI_X]
     ty = s.fi[b, t, FI_Y]
     goal = -1
-    if max(abs(tx - s.fi[b, f, FI_X]), abs(ty - s.fi[b, f, FI_Y])) == 1:
+    if max(abs(tx - s.fi[b, f, FI_X]), abs(ty - s.fi[b, f, FI_Y])) == 1 and s.fi[b, t, FI_Z] == s.fi[b, f, FI_Z]:
         goal = start
     else:
         bd = 1 << 29
@@ -188,6 +217,11 @@ def do_charge(s, st, b, f, t):
     if s.fi[b, f, FI_STATE] != FS_ON:
         return
     if is_engaged(s, b, f):
+        if hl:
+            # [HL] the free Fight after a charge is optional: the player decides (DK_CHARGE_FIGHT)
+            s.g[b, G_CHF] = f
+            s.g[b, G_CHFM] = 0 if had_los else -1
+            return
         target = t if engaged_with(s, b, f, t) else -1
         if target < 0:
             for e in range(s.fi.shape[1]):
@@ -222,16 +256,21 @@ def start_fight(s, st, b, f, t, charging, mod):
 @njit(cache=True)
 def do_retreat(s, st, b, f, cell):
     """Retreat (5.2): Initiative test; engaged enemies that pass an Initiative test make reaction
-    attacks first; on a pass the retreater then moves up to D6" towards the chosen cell."""
+    attacks first; on a pass the retreater then moves up to D6" towards the chosen cell.
+    House Legacy (5.3): pass = move up to M, unharmed; fail = every enemy in base contact makes
+    reaction attacks and the retreater stays."""
     w = st.terrain.shape[1]
     r = d6(s, b)
-    need = initiative(s, st, b, f)
+    need = initiative(s, st, b, f) - quick_retreat(s, b, f)  # Mounted: +2 (4.3)
     passed = r >= need
     emit(s, b, E_INIT, f, -1, r, need, 1 if passed else 0, 4, 0)
+    if house_legacy(s, b):
+        hl_retreat(s, st, b, f, cell, passed)
+        return
     for e in range(s.fi.shape[1]):
         if s.fi[b, f, FI_STATE] != FS_ON or s.fi[b, f, FI_POSTURE] != PO_STANDING:
             break
-        if engaged_with(s, b, e, f):
+        if engaged_with(s, b, e, f) and can_react(s, b, e):
             re = d6(s, b)
             ne = initiative(s, st, b, e)
             ok = re >= ne
@@ -247,11 +286,35 @@ def do_retreat(s, st, b, f, cell):
     dist = np.empty(n, np.int32)
     prev = np.empty(n, np.int32)
     endable = np.empty(n, np.bool_)
-    reach(s, st, b, f, 12, MODE_NORMAL, -1, dist, prev, endable)
+    reach(s, st, b, f, retreat_budget(s, b, f), MODE_NORMAL, -1, dist, prev, endable)
     start = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
     stop = path_stop(prev, start, cell, dist, 2 * allowance, endable)
     if stop != start:
         place(s, st, b, f, stop % w, stop // w, dist[stop], 3)
+    s.fi[b, f, FI_TURN] = 1
+
+
+@njit(cache=True)
+def hl_retreat(s, st, b, f, cell, passed):
+    w = st.terrain.shape[1]
+    if not passed:
+        for e in range(s.fi.shape[1]):
+            if s.fi[b, f, FI_STATE] != FS_ON or s.fi[b, f, FI_POSTURE] != PO_STANDING:
+                break
+            if engaged_with(s, b, e, f):
+                emit(s, b, E_REACTION, e, f, 0, 0, 0, 0, 0)
+                close_combat_attacks(s, st, b, e, f, False, True, 0)
+        return
+    allowance = movement(s, b, f)
+    emit(s, b, E_RETREAT, f, -1, 0, allowance, 0, 0, 0)
+    n = st.terrain.shape[0] * w
+    dist = np.empty(n, np.int32)
+    prev = np.empty(n, np.int32)
+    endable = np.empty(n, np.bool_)
+    reach(s, st, b, f, retreat_budget(s, b, f), MODE_NORMAL, -1, dist, prev, endable)
+    start = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
+    if cell != start and endable[cell]:
+        place(s, st, b, f, cell % w, cell // w, dist[cell], 3)
     s.fi[b, f, FI_TURN] = 1
 
 
@@ -279,6 +342,28 @@ def int_test(s, b, f, mod):
 
 
 @njit(cache=True)
+def hl_before_action(s, b, f, kind):
+    """[HL] 5.3 Aim: its +1 applies only if the very next action is a Shoot. 4.5: only two Moves
+    *in a row* make a Hard Target, so any other action breaks the sequence."""
+    if kind != A_SHOOT and kind != A_SHOOT_TWIN:
+        s.fi[b, f, FI_AIMED] = 0
+    if kind != A_MOVE:
+        s.fi[b, f, FI_HL] &= ~HL_MOVED
+
+
+@njit(cache=True)
+def hl_after_move(s, b, f):
+    """[HL] 4.5: a second Move (Simple) in a row that does not end Engaged gives Hard Target."""
+    if s.fi[b, f, FI_STATE] != FS_ON:
+        return
+    if (s.fi[b, f, FI_HL] & HL_MOVED) and not is_engaged(s, b, f) and s.fi[b, f, FI_POSTURE] == PO_STANDING:
+        if (s.fi[b, f, FI_HL] & HL_HARD) == 0:
+            emit(s, b, E_HARD_TARGET, f, -1, 0, 0, 0, 0, 0)
+        s.fi[b, f, FI_HL] |= HL_HARD
+    s.fi[b, f, FI_HL] |= HL_MOVED
+
+
+@njit(cache=True)
 def apply_action(s, st, b, lay, kind, p1, p2):
     """Resolve one decision of the active fighter (DK_ACTION)."""
     f = s.g[b, G_ACTIVE]
@@ -289,6 +374,8 @@ def apply_action(s, st, b, lay, kind, p1, p2):
     if kind == A_END:
         end_activation(s, b)
         return
+    if house_legacy(s, b) and kind != A_TURN:
+        hl_before_action(s, b, f, kind)
     if kind == A_TURN:
         s.fi[b, f, FI_FACING] = p1
         s.fi[b, f, FI_TURN] = 0
@@ -309,13 +396,22 @@ def apply_action(s, st, b, lay, kind, p1, p2):
             fire_through_ductway(s, st, b, f, item, prof, t)
         normalize_engagement(s, b)  # a knocked-back Pinned fighter may end in contact (4.1)
         return
+    if kind == A_SHOOT_CELL:
+        item = p1
+        prof = blast_profile(s, st, b, f, item)
+        spend(s, b, f, kind, unwieldy(st, s.wp[b, f, item, 0], prof))
+        shoot_cell(s, st, b, f, item, prof, p2 % w, p2 // w)
+        normalize_engagement(s, b)
+        return
     spend(s, b, f, kind, False)
     keep_turn = False
     if kind == A_MOVE:
-        do_move(s, st, b, f, p1, 2 * s.fi[b, f, FI_CH + CH_M], 0)
+        do_move(s, st, b, f, p1, 2 * movement(s, b, f), 0)
         keep_turn = True
+        if house_legacy(s, b):
+            hl_after_move(s, b, f)
     elif kind == A_TAKE_COVER:
-        half = (s.fi[b, f, FI_CH + CH_M] + 1) // 2
+        half = (movement(s, b, f) + 1) // 2
         do_move(s, st, b, f, p1, 2 * half, 4)
         s.fi[b, f, FI_POSTURE] = PO_PINNED
     elif kind == A_CARRY_CASKET:
@@ -324,11 +420,17 @@ def apply_action(s, st, b, lay, kind, p1, p2):
             if casket_near(s, st, b, f, j):  # the same test as the mask (within 1", not through walls)
                 k = j
                 break
-        pv = do_move(s, st, b, f, p1, 2 * s.fi[b, f, FI_CH + CH_M], 5)
+        pv = do_move(s, st, b, f, p1, 2 * carry_inches(s, b, f), 5)
         if k >= 0 and pv >= 0:
             s.casket[b, k, CK_X] = pv % w
             s.casket[b, k, CK_Y] = pv // w
             emit(s, b, E_CASKET, f, -1, k, -1, pv, 0, 0)
+        keep_turn = True
+    elif kind == A_CARRY_FIGHTER:
+        k = carried_friend(s, st, b, f)  # chosen before the carrier moves, as in the mask
+        pv = do_move(s, st, b, f, p1, 2 * carry_inches(s, b, f), 5)
+        if k >= 0 and pv >= 0:
+            place(s, st, b, k, pv % w, pv // w, 0, 8)
         keep_turn = True
     elif kind == A_CHARGE:
         do_charge(s, st, b, f, rel_to_global(s, b, me, p1))
@@ -352,6 +454,8 @@ def apply_action(s, st, b, lay, kind, p1, p2):
     elif kind == A_COUP:
         t = rel_to_global(s, b, me, p1)
         coup_de_grace(s, b, f, t)
+    elif kind == A_CANNIBALISE:
+        cannibalise(s, b, f, rel_to_global(s, b, me, p1))
     elif kind == A_OPEN_DOOR:
         toggle_door(s, b, p1, f)
     elif kind == A_TERMINAL:
@@ -366,14 +470,14 @@ def apply_action(s, st, b, lay, kind, p1, p2):
             if o != f and s.fi[b, o, FI_STATE] == FS_ON and gang_of(s, b, o) == me:
                 if max(abs(s.fi[b, o, FI_X] - dx0), abs(s.fi[b, o, FI_Y] - dy0)) == 1:
                     helpers += 1
-        total = r + s.fi[b, f, FI_CH + CH_S] + 2 * helpers
+        total = r + s.fi[b, f, FI_CH + CH_S] - strength_penalty(s, b, f) + 2 * helpers  # Starving -1 S
         ok = total >= 9
         emit(s, b, E_FORCE, f, -1, r, total, 1 if ok else 0, 0, 0)
         if ok:
             set_door(s, b, p1, f, DOOR_OPEN)
     elif kind == A_SMASH_CASKET:
         r = d6(s, b)
-        ok = r + s.fi[b, f, FI_CH + CH_S] >= 6
+        ok = r + s.fi[b, f, FI_CH + CH_S] - strength_penalty(s, b, f) >= 6  # Starving -1 S (4.3)
         emit(s, b, E_CASKET, f, -1, p1, 1 if ok else 0, r, 6, 0)
         if ok:
             s.casket[b, p1, CK_STATE] = CASKET_OPEN
@@ -388,6 +492,7 @@ def apply_action(s, st, b, lay, kind, p1, p2):
         emit(s, b, E_DUCT, f, -1, oy * w + ox, p1, 0, 0, 0)
         s.fi[b, f, FI_X] = p1 % w
         s.fi[b, f, FI_Y] = p1 // w
+        s.fi[b, f, FI_Z] = st.height[p1 // w, p1 % w]
         keep_turn = True
     elif kind == A_FIGHT:
         t = rel_to_global(s, b, me, p1)
@@ -398,11 +503,12 @@ def apply_action(s, st, b, lay, kind, p1, p2):
         do_retreat(s, st, b, f, p1)
         keep_turn = True
     elif kind == A_STAND_UP:
-        s.fi[b, f, FI_POSTURE] = PO_STANDING
-        emit(s, b, E_STAND, f, -1, s.fi[b, f, FI_FACING], 0, 0, 0, 0)
-        keep_turn = True
+        if mounted_stand_up(s, st, b, f):  # Mounted: Initiative test or the action is wasted (4.3)
+            s.fi[b, f, FI_POSTURE] = PO_STANDING
+            emit(s, b, E_STAND, f, -1, s.fi[b, f, FI_FACING], 0, 0, 0, 0)
+            keep_turn = True
     elif kind == A_CRAWL:
-        half = (s.fi[b, f, FI_CH + CH_M] + 1) // 2
+        half = (movement(s, b, f) + 1) // 2
         do_move(s, st, b, f, p1, 2 * half, 6)
     if s.fi[b, f, FI_STATE] == FS_ON:
         s.fi[b, f, FI_TURN] = 1 if (keep_turn and s.fi[b, f, FI_POSTURE] == PO_STANDING) else 0
@@ -424,6 +530,10 @@ def apply_followup(s, st, b, kind, p1):
         do_move(s, st, b, f, p1, 4, 7)
         emit(s, b, E_CONSOLIDATE, f, -1, oy * w + ox, p1, 0, 0, 0)
         normalize_engagement(s, b)
+        if house_legacy(s, b) and s.fi[b, f, FI_STATE] == FS_ON and not is_engaged(s, b, f):
+            # [HL] 4.5: Consolidate after a successful Fight, not ending Engaged, gives Hard Target
+            s.fi[b, f, FI_HL] |= HL_HARD
+            emit(s, b, E_HARD_TARGET, f, -1, 1, 0, 0, 0, 0)
 
 
 # ------------------------------------------------------------------ the loop
@@ -459,10 +569,13 @@ def end_phase(s, st, b):
         elif step_ == END_RECOVERY:
             assisted = np.zeros(s.fi.shape[1], np.int64)
             for pos in range(ng):
-                recovery(s, b, gang_at(s, b, pos), assisted)
+                if not s.gang[b, gang_at(s, b, pos), GG_OUT]:
+                    recovery(s, b, gang_at(s, b, pos), assisted)
         elif step_ == END_RALLY:
             for pos in range(ng):
-                rally(s, b, gang_at(s, b, pos))
+                if not s.gang[b, gang_at(s, b, pos), GG_OUT]:
+                    rally(s, b, gang_at(s, b, pos))
+            smoke_end_phase(s, st, b)  # smoke clouds dissipate on 1-4 (12 Smoke)
         # a fighter Broken during the End phase (Nerve test after a Recovery Out of Action)
         # runs for cover at once (10.1), before the Rally step
         while s.g[b, G_QN] > 0:
@@ -477,6 +590,7 @@ def end_phase(s, st, b):
     for g in range(ng):
         s.gang[b, g, GG_BOTTLE_ASKED] = 0
         s.gang[b, g, GG_VOLBOTTLE] = 0
+    end_of_round(s, st, b)  # Concussion ends (4.3)
     return False
 
 
@@ -490,6 +604,7 @@ def advance(s, st, b, lay, mask):
             return fill_mask(s, st, b, lay, mask)
         ph = s.g[b, G_PHASE]
         if ph == PH_PRIORITY:
+            clear_group(s, b)
             priority_phase(s, b)
             s.g[b, G_PHASE] = PH_ACTION
             s.g[b, G_TURN] = 0
@@ -512,6 +627,22 @@ def advance(s, st, b, lay, mask):
                     return n
                 s.g[b, G_FU] = -1
                 continue
+            if s.g[b, G_CHF] >= 0:
+                s.g[b, G_DK] = DK_CHARGE_FIGHT
+                s.g[b, G_DGANG] = gang_of(s, b, s.g[b, G_CHF])
+                n = fill_mask(s, st, b, lay, mask)
+                if n > 1:
+                    return n
+                s.g[b, G_CHF] = -1
+                continue
+            if s.g[b, G_GNAME]:
+                s.g[b, G_DK] = DK_GROUP
+                s.g[b, G_DGANG] = gang_of(s, b, s.g[b, G_ACTIVE])
+                n = fill_mask(s, st, b, lay, mask)
+                if n > 1:
+                    return n
+                s.g[b, G_GNAME] = 0
+                continue
             if s.g[b, G_ACTIVE] >= 0:
                 if active_can_continue(s, b):
                     s.g[b, G_DK] = DK_ACTION
@@ -532,8 +663,18 @@ def advance(s, st, b, lay, mask):
                     break
             if asked:
                 return fill_mask(s, st, b, lay, mask)
+            if s.g[b, G_GGANG] >= 0:
+                # the named members of a group activation activate next, one at a time (2.4)
+                if group_pending(s, b) != 0:
+                    s.g[b, G_DK] = DK_SELECT
+                    s.g[b, G_DGANG] = s.g[b, G_GGANG]
+                    return fill_mask(s, st, b, lay, mask)
+                clear_group(s, b)
+                s.g[b, G_TURN] = (s.g[b, G_TURN] + 1) % s.g[b, G_NGANGS]
             g = next_gang(s, b)
             if g < 0:
+                for o in range(s.fi.shape[1]):
+                    s.fi[b, o, FI_HL] &= ~HL_NERVE  # [HL] the End phase is a new "turn" for Nerve tests
                 s.g[b, G_PHASE] = PH_END
                 s.g[b, G_ENDSTEP] = END_BOTTLE
                 s.g[b, G_ENDGANG] = 0
@@ -567,14 +708,41 @@ def step(s, st, b, lay, a, mask):
     s.g[b, G_NDEC] += 1
     kind, p1, p2 = decode(lay, s.fi.shape[1], a)
     dk = s.g[b, G_DK]
+    nf = s.fi.shape[1]
+    was_standing = np.zeros(nf, np.bool_)
+    for f0 in range(nf):
+        was_standing[f0] = s.fi[b, f0, FI_STATE] == FS_ON and s.fi[b, f0, FI_POSTURE] == PO_STANDING
     if dk == DK_SELECT:
         f = s.g[b, G_DGANG] * s.g[b, G_MF] + p1
+        if s.g[b, G_GGANG] >= 0:
+            s.g[b, G_GROUP] &= ~(1 << p1)  # a group member takes its turn
         start_activation(s, b, f)
-        if s.fi[b, f, FI_BROKEN]:
-            # a Broken fighter's activation is its Running for Cover (10.2)
-            run_for_cover(s, st, b, f)
+        if activation_effects(s, st, b, f):
+            # Blaze, an Insane fighter fleeing, a Starving fighter's compelled charge (4.3)
             normalize_engagement(s, b)
             end_activation(s, b)
+        elif s.fi[b, f, FI_BROKEN]:
+            # a Broken fighter's activation is its Running for Cover (10.2); House Legacy:
+            # Run for Cover or Retreat, then a Cool test to rally (10.4)
+            if house_legacy(s, b):
+                hl_broken_activation(s, st, b, f)
+            else:
+                run_for_cover(s, st, b, f)
+            normalize_engagement(s, b)
+            end_activation(s, b)
+        elif s.fi[b, f, FI_CTRL] == 0:  # a fighter the opponent controls (Insane) leads no group
+            begin_naming(s, b, f)
+    elif dk == DK_GROUP:
+        if kind == A_GROUP:
+            name_member(s, b, p1)
+        else:
+            s.g[b, G_GNAME] = 0
+    elif dk == DK_CHARGE_FIGHT:
+        f = s.g[b, G_CHF]
+        s.g[b, G_CHF] = -1
+        if kind == A_FIGHT:
+            emit(s, b, E_ACTION, f, -1, kind, p1, 0, 2, 0)
+            start_fight(s, st, b, f, rel_to_global(s, b, gang_of(s, b, f), p1), True, s.g[b, G_CHFM])
     elif dk == DK_ACTION:
         apply_action(s, st, b, lay, kind, p1, p2)
     elif dk == DK_FOLLOWUP:
@@ -588,6 +756,10 @@ def step(s, st, b, lay, a, mask):
         s.gang[b, g, GG_FLEE_ASKED] = 1
         if kind == A_FLEE:
             voluntary_retreat(s, st, b, g)
+    # falling hazard (6.7): Take Cover never causes a fall (docs/rules.md)
+    edge_hazards(s, st, b, was_standing, s.g[b, G_ACTIVE] if (dk == DK_ACTION and kind == A_TAKE_COVER) else -1)
+    if house_legacy(s, b):
+        clear_lost_hard_targets(s, b)
     return advance(s, st, b, lay, mask)
 
 
@@ -597,5 +769,7 @@ def begin(s, st, b, lay, mask):
     s.g[b, G_EVN] = 0
     s.g[b, G_PHASE] = PH_PRIORITY
     s.g[b, G_FU] = -1
+    s.g[b, G_CHF] = -1
     s.g[b, G_ACTIVE] = -1
+    clear_group(s, b)
     return advance(s, st, b, lay, mask)

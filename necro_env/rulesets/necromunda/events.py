@@ -59,6 +59,22 @@ E_CONSOLIDATE = 47
 E_RETREAT = 48
 E_INTEL = 49
 E_FORCE = 50
+E_FALL = 51
+E_GROUP = 52  # a fighter is named a member of a group activation (2.4)
+E_HARD_TARGET = 53  # House Legacy: a fighter becomes a Hard Target (4.5)
+E_SELF_RALLY = 54  # House Legacy: a Broken fighter's Cool test at the end of its activation (10.4)
+E_CONDITION = 55  # a condition (4.3) gained or lost
+E_BLAZE_MOVE = 56  # a burning fighter's random 2D6" move (4.3 Blaze)
+E_EXTINGUISH = 57  # a burning fighter's roll to put the fire out (4.3 Blaze)
+E_INSANE = 58  # an Insane fighter's activation roll (4.3 Insane)
+E_WILL = 59  # a Willpower test
+E_CANNIBALISE = 60  # Cannibalise (4.3 Starving)
+E_KNOCKED_DOWN = 61  # a Mounted fighter hit by a ranged attack tests Initiative (4.3 Mounted)
+E_BLAST = 62  # a Blast / Smoke marker placed (7.9); target -1
+E_SCATTER = 63  # a missed Blast scatters (7.9)
+E_FLAME = 64  # a Flame template placed (7.10)
+E_SMOKE_GONE = 65  # a smoke cloud dissipates in the End phase (12 Smoke)
+E_TRAIT = 66  # a weapon trait roll after a hit (12 Pulverise, Rad-phage); a = damage.TR_*
 
 EVENT_NAMES = {v: k[2:].lower() for k, v in dict(globals()).items() if k.startswith("E_") and isinstance(v, int)}
 
@@ -114,6 +130,22 @@ EVENT_FIELDS = {
     E_RETREAT: ("roll", "allowance_inches"),
     E_INTEL: ("roll", "need", "passed"),
     E_FORCE: ("roll", "total", "passed"),
+    E_FALL: ("from_cell", "to_cell", "height", "landed_on"),  # landed_on: fighter landed on, -1
+    E_GROUP: ("members_left",),  # actor = leader, target = member
+    E_HARD_TARGET: ("reason",),  # 0 two Moves in a row, 1 Consolidate after a Fight
+    E_SELF_RALLY: ("roll", "need", "passed"),
+    E_CONDITION: ("condition", "gained", "cause"),  # condition = C_* bit; cause: conditions.CAUSE_*
+    E_BLAZE_MOVE: ("from_cell", "to_cell", "roll_2d6", "direction"),
+    E_EXTINGUISH: ("roll", "total", "put_out"),
+    E_INSANE: ("roll", "result", "controller"),  # result: conditions.INSANE_*
+    E_WILL: ("roll", "need", "passed", "reason"),  # reason: conditions.WIL_*
+    E_CANNIBALISE: ("roll", "removed"),  # target = victim
+    E_KNOCKED_DOWN: ("roll", "need", "knocked_down", "inches_moved"),
+    E_BLAST: ("cell", "diameter", "placement", "models_hit"),  # placement: shooting.PLACE_*; cell -1 for a dud
+    E_SCATTER: ("hit_symbol", "angle", "distance", "from_cell", "misfire_roll"),  # angle in degrees, 0 = north
+    E_FLAME: ("facing", "models_hit"),  # facing -1: a template fired through a ductway
+    E_SMOKE_GONE: ("cell", "roll"),
+    E_TRAIT: ("trait", "roll", "need", "effect"),
 }
 
 

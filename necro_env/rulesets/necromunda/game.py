@@ -19,15 +19,17 @@ from ...core.terrain import FACING_NAMES
 from . import codec as C
 from .codec import Action, Dims, make_layout
 from .constants import CH_W, NCH
+from .condition_effects import activation_effects
 from .deploy import reset_game
-from .engine import advance, begin, start_activation, step as _step
+from .engine import advance, begin, end_activation, start_activation, step as _step
 from .events import EVENT_FIELDS, EVENT_NAMES
 from .state import (
+    COND_NAMES, FI_COND,
     CK_STATE, CK_X, CK_Y, DK_NAMES, DR_STATE, DR_WOUNDS, FI_ARMOUR, FI_BODYGLOVE, FI_BROKEN, FI_CH, FI_FACING,
     FI_FIELD, FI_FLESH, FI_GA, FI_HIER, FI_POSTURE, FI_READY, FI_ROLE, FI_STATE, FI_TYPE, FI_WOUNDS, FI_X, FI_Y,
     FS_ON, G_ACTIVE, G_DGANG, G_DK, G_DONE, G_EVN, G_EVOVF, G_FU, G_LASTPRIO, G_MF, G_NGANGS, G_PHASE,
     G_PRIORITY, G_ROUND, G_ROUND_LIMIT, G_TRUNC, G_TURN, G_WINNER, GG_CREW, GG_ORDER, PH_ACTION, PO_PINNED,
-    PO_SI, PO_STANDING, Static, WP_ID, alloc_state, clone_state,
+    PO_SI, PO_STANDING, Static, WP_ID, alloc_state, clone_state, FI_Z, G_CHF, G_GGANG, G_VARIANT, VARIANTS,
 )
 
 Event = namedtuple("Event", "kind actor target fields")
@@ -46,12 +48,13 @@ class IllegalActionError(ValueError):
 
 
 _STATIC_CACHE: dict = {}
+_STATIC_CACHE_MAX = 16  # boards kept (oldest dropped): generated boards, a new one per reset, must not pile up
 
 
 def build_static(board: BoardSpec, weapons: WeaponTable, armours: ArmourTable) -> Static:
     """Read-only tables for one board and data set (LOS tables cached per board content)."""
     key = hashlib.sha1(board.terrain.tobytes() + board.doors[:, :2].tobytes()
-                       + str(board.terrain.shape).encode()).hexdigest()
+                       + str(board.terrain.shape).encode() + board.heights.tobytes()).hexdigest()
     h, w = board.terrain.shape
     door_of_cell = np.full((h, w), -1, np.int16)
     for i, (x, y, _) in enumerate(board.doors):
@@ -59,7 +62,10 @@ def build_static(board: BoardSpec, weapons: WeaponTable, armours: ArmourTable) -
     if key not in _STATIC_CACHE:
         if len(board.doors) > 32:
             raise ValueError(f"board {board.name}: at most 32 doors are supported, got {len(board.doors)}")
-        wall, obst, door = build_los_tables(board.terrain.astype(np.int8), door_of_cell)
+        wall, obst, door = build_los_tables(board.terrain.astype(np.int8), door_of_cell,
+                                            board.heights.astype(np.int8))
+        while len(_STATIC_CACHE) >= _STATIC_CACHE_MAX:
+            _STATIC_CACHE.pop(next(iter(_STATIC_CACHE)))
         _STATIC_CACHE[key] = (wall, obst, door, build_arc_table(h, w))
     wall, obst, door, arc = _STATIC_CACHE[key]
     # Fresh writable C-contiguous copies: numba types readonly and writable arrays differently, and
@@ -82,6 +88,8 @@ def build_static(board: BoardSpec, weapons: WeaponTable, armours: ArmourTable) -
         arc=arc,
         wprof=arr(weapons.profiles, np.int32),
         armour=arr(armours.table, np.int32),
+        height=arr(board.heights, np.int8),
+        feat=arr(board.features, np.int8),
     )
 
 
@@ -95,11 +103,16 @@ class Game:
     max_fighters: fighter slots per gang (default: the largest gang).
     max_weapons: weapon items per fighter (default 4).
     max_doors / max_caskets: sizes of the door and casket action ranges.
+    variant: "core" (default) or "house_legacy" (docs/rules.md, House Legacy variant).
     """
 
     def __init__(self, board: BoardSpec, gangs, *, weapons: WeaponTable | None = None,
                  armours: ArmourTable | None = None, round_limit: int = 12, max_fighters: int | None = None,
-                 max_weapons: int = 4, max_doors: int | None = None, max_caskets: int | None = None):
+                 max_weapons: int = 4, max_doors: int | None = None, max_caskets: int | None = None,
+                 variant: str = "core"):
+        if variant not in VARIANTS:
+            raise ValueError(f"variant {variant!r} is not known; allowed: {', '.join(VARIANTS)}")
+        self.variant = variant
         self.board = board
         self.gangs = tuple(gangs)
         if len(self.gangs) < 2:
@@ -108,6 +121,8 @@ class Game:
         self.armours = armours or load_armours()
         self.round_limit = int(round_limit)
         mf = max_fighters or max(len(g.fighters) for g in self.gangs)
+        if mf > 30:
+            raise ValueError(f"at most 30 fighter slots per gang are supported (group activation bit masks), got {mf}")
         for g in self.gangs:
             if len(g.fighters) > mf:
                 raise ValueError(f"gang {g.name} has {len(g.fighters)} fighters but max_fighters is {mf}")
@@ -137,6 +152,9 @@ class Game:
         s.g[0, G_FU] = -1
         s.g[0, G_LASTPRIO] = -1
         s.g[0, G_WINNER] = -1
+        s.g[0, G_VARIANT] = VARIANTS[self.variant]
+        s.g[0, G_GGANG] = -1
+        s.g[0, G_CHF] = -1
         seed_game(s.rng, 0, np.uint64(seed & 0xFFFFFFFFFFFFFFFF))
         for d, (x, y, st0) in enumerate(self.board.doors):
             s.door[0, d, DR_STATE] = st0
@@ -155,6 +173,7 @@ class Game:
         fi = s.fi[0, f]
         fi[FI_STATE] = FS_ON
         fi[FI_X], fi[FI_Y], fi[FI_FACING] = x, y, facing
+        fi[FI_Z] = self.board.heights[y, x]
         fi[FI_POSTURE] = PO_STANDING
         fi[FI_CH:FI_CH + NCH] = spec.chars
         fi[FI_WOUNDS] = spec.chars[CH_W]
@@ -203,7 +222,9 @@ class Game:
         gang, slot (index into the gang's fighters), cell (x, y), and optional
         facing (0-7 or "N".."NW"), posture ("standing", "pinned",
         "seriously_injured"), wounds, flesh_wounds, broken, ready,
-        out_of_ammo (list of item slots). Fighters not listed are not on the
+        out_of_ammo (list of item slots), conditions (names from
+        state.COND_NAMES, e.g. ["blaze", "gunked"]; "webbed" implies
+        posture "seriously_injured" unless a posture is given). Fighters not listed are not on the
         board. With start=True the first Priority phase is rolled."""
         self._clear(seed)
         for p in placements:
@@ -221,6 +242,13 @@ class Game:
                 fi[FI_WOUNDS] = p["wounds"]
             fi[FI_FLESH] = p.get("flesh_wounds", 0)
             fi[FI_BROKEN] = int(p.get("broken", False))
+            for cname in p.get("conditions", ()):
+                if cname not in COND_NAMES:
+                    raise ValueError(f"placement of fighter ({g}, {i}): unknown condition {cname!r}; "
+                                     f"allowed: {', '.join(COND_NAMES)}")
+                fi[FI_COND] |= COND_NAMES[cname]
+                if cname == "webbed" and "posture" not in p:
+                    fi[FI_POSTURE] = PO_SI  # Webbed is treated as Seriously Injured (4.3)
             for item in p.get("out_of_ammo", ()):
                 self.state.wp[0, f, item, 1] = 1
         if start:
@@ -247,6 +275,8 @@ class Game:
         s.g[0, G_TURN] = s.gang[0, f // self.dims.max_fighters, GG_ORDER]
         s.g[0, G_EVN] = 0
         start_activation(s, 0, f)
+        if activation_effects(s, self.static, 0, f):  # Blaze, Insane, Starving (4.3), as in step()
+            end_activation(s, 0)
         advance(s, self.static, 0, self.layout, self.mask)
         return self
 
@@ -328,6 +358,7 @@ class Game:
             "toughness": int(fi[FI_CH + 4] - fi[FI_FLESH]),
             "ready": bool(fi[FI_READY]),
             "broken": bool(fi[FI_BROKEN]),
+            "conditions": [n for n, bit in COND_NAMES.items() if int(fi[FI_COND]) & bit],
             "out_of_ammo": [int(j) for j in range(self.dims.max_weapons)
                             if self.state.wp[0, f, j, WP_ID] >= 0 and self.state.wp[0, f, j, 1]],
             "weapons": [self.weapons.names[int(w)] for w in self.state.wp[0, f, :, WP_ID] if w >= 0],
@@ -378,6 +409,15 @@ class Game:
             if not (0 <= action.weapon < d.max_weapons and action.profile in (0, 1)):
                 raise IllegalActionError(action, "weapon slot or profile out of range")
             p1, p2 = action.weapon * 2 + action.profile, self._rel_target(action)
+        elif pk == C.P_WEAPON_CELL:
+            if action.weapon is None or action.cell is None:
+                raise IllegalActionError(action, "this action needs weapon=<item slot> and cell=(x, y)")
+            if not 0 <= action.weapon < d.max_weapons:
+                raise IllegalActionError(action, "weapon slot out of range")
+            x, y = action.cell
+            if not (0 <= x < d.width and 0 <= y < d.height):
+                raise IllegalActionError(action, f"cell {action.cell} is off the {d.width}x{d.height} board")
+            p1, p2 = action.weapon, y * d.width + x  # the item's Blast / Smoke profile is implied
         elif pk == C.P_ITEM:
             if action.weapon is None or not (0 <= action.weapon < d.max_weapons):
                 raise IllegalActionError(action, "this action needs weapon=<item slot>")

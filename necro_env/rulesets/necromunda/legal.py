@@ -11,21 +11,29 @@ from ...core.reach import DX8, DY8, INF
 from .combat import followup_options, versatile_reach
 from .actions import (
     can_afford, casket_near, door_near, door_operable, duct_far_end, status_pp, status_psi, status_sa, status_se,
-    clear_within1, terminal_usable, twin_sidearms, unwieldy,
+    clear_within1, terminal_usable, twin_sidearms, unwieldy, carry_inches, charge_allowance, retreat_budget,
+    carried_friend,
 )
+from .group import group_mask
+from .variant import house_legacy
+from .codec import A_CANNIBALISE
 from .codec import (
     A_AIM, A_BLIND_FIRE, A_BOTTLE, A_BYPASS_CASKET, A_CARRY_CASKET, A_CHARGE, A_CONSOLIDATE, A_COUP, A_CRAWL,
     A_CRAWL_DUCT, A_END, A_FIGHT, A_FIRE_DUCT, A_FLEE, A_FORCE_DOOR, A_MOVE, A_OPEN_DOOR, A_RELOAD, A_RETREAT,
     A_SELECT, A_SHOOT, A_SHOOT_TWIN, A_SMASH_CASKET, A_STAND_UP, A_TAKE_COVER, A_TERMINAL, A_TURN,
+    A_CARRY_FIGHTER,
 )
-from .constants import AF_CHARGE_PENALTY, CH_M
-from .movement import MODE_NORMAL, cell_free_endable, near_blocking_enemy, reach
-from .query import cell_solid, clear_rays, engaged_with, gang_of
-from .shooting import arc_ok, eligible
+from .conditions import charge_d3_allowed, has_cond
+from .constants import PF_TRAITS, T_BLAST, T_SMOKE, T_TEMPLATE
+from .movement import MODE_JUMP, MODE_NORMAL, cell_free_endable, has_levels, near_blocking_enemy, reach
+from .query import cell_solid, clear_rays, engaged_with, gang_of, movement, within_f
+from .shooting import arc_ok, blast_profile, eligible, point_target_ok, template_target_ok
+from .codec import A_SHOOT_CELL
 from .state import (
-    DK_ACTION, DK_BOTTLE, DK_FLEE, DK_FOLLOWUP, DK_SELECT, DR_STATE, FI_ARMOUR, FI_CH, FI_FACING, FI_POSTURE,
+    C_STARVING,
+    DK_ACTION, DK_BOTTLE, DK_FLEE, DK_FOLLOWUP, DK_SELECT, DR_STATE, FI_FACING, FI_POSTURE,
     FI_READY, FI_STATE, FI_TURN, FI_X, FI_Y, FS_ON, G_ACTIVE, G_DGANG, G_DK, G_DONE, G_FU, G_FUM0, G_FUM1, G_MF,
-    G_NGANGS, PO_SI, PO_STANDING, WP_ID,
+    G_NGANGS, PO_SI, PO_STANDING, WP_ID, DK_CHARGE_FIGHT, DK_GROUP, G_CHF, G_GGANG, G_GROUP,
 )
 from ...core.terrain import DOOR_LOCKED
 from .weapons import can_reload, can_shoot_with
@@ -53,8 +61,9 @@ def fu_engaged(s, b, e):
 
 @njit(cache=True)
 def charge_allowance_max(s, st, b, f):
-    """Largest possible charge move in inches: M + 3 (D3), less heavy-armour penalties."""
-    return s.fi[b, f, FI_CH + CH_M] + 3 - st.armour[s.fi[b, f, FI_ARMOUR], AF_CHARGE_PENALTY]
+    """Largest possible charge move in inches: M + 3 (D3), less heavy-armour penalties
+    (House Legacy: 2 x M capped at 12", M from Prone; actions.charge_allowance); Gunked: no D3 (4.3)."""
+    return charge_allowance(s, st, b, f, 3 if charge_d3_allowed(s, b, f) else 0)
 
 
 @njit(cache=True)
@@ -98,6 +107,18 @@ def contact_cost(s, st, b, f, t, dist):
 
 
 @njit(cache=True)
+def area_profile(st, wid, p):
+    """Blast, Flame template and Smoke profiles cannot Blind Fire (docs/rules.md, 7.9-7.10)."""
+    return (st.wprof[wid, p, PF_TRAITS] & (T_BLAST | T_SMOKE | T_TEMPLATE)) != 0
+
+
+@njit(cache=True)
+def blast_or_smoke(st, wid, p):
+    """Blast and Smoke profiles cannot Fire Through a Ductway (a Template can: 5.2)."""
+    return (st.wprof[wid, p, PF_TRAITS] & (T_BLAST | T_SMOKE)) != 0
+
+
+@njit(cache=True)
 def set_cells(mask, base, ok):
     for c in range(ok.shape[0]):
         if ok[c]:
@@ -122,7 +143,7 @@ def action_mask(s, st, b, lay, mask, f):
     se = status_se(s, b, f)
     pp = status_pp(s, b, f)
     psi = status_psi(s, b, f)
-    m = s.fi[b, f, FI_CH + CH_M]
+    m = movement(s, b, f)  # Gunked: -1" (4.3)
     dist = np.empty(n, np.int32)
     prev = np.empty(n, np.int32)
     endable = np.empty(n, np.bool_)
@@ -135,9 +156,19 @@ def action_mask(s, st, b, lay, mask, f):
         budget = 2 * max(m, cmax)
         reach(s, st, b, f, budget, MODE_NORMAL, -1, dist, prev, endable)
         if can_afford(s, b, f, A_MOVE, False):
-            for c in range(n):
-                if endable[c] and dist[c] <= 2 * m:
-                    mask[lay[A_MOVE] + c] = True
+            if has_levels(st):
+                # a Move may also jump down / leap gaps (rules 6.5-6.6)
+                jd = np.empty(n, np.int32)
+                jp = np.empty(n, np.int32)
+                je = np.empty(n, np.bool_)
+                reach(s, st, b, f, 2 * m, MODE_JUMP, -1, jd, jp, je)
+                for c in range(n):
+                    if je[c] and jd[c] <= 2 * m:
+                        mask[lay[A_MOVE] + c] = True
+            else:
+                for c in range(n):
+                    if endable[c] and dist[c] <= 2 * m:
+                        mask[lay[A_MOVE] + c] = True
         if can_afford(s, b, f, A_TAKE_COVER, False):
             half = (m + 1) // 2
             mask[lay[A_TAKE_COVER] + start] = True
@@ -150,8 +181,9 @@ def action_mask(s, st, b, lay, mask, f):
                 if casket_near(s, st, b, f, k):
                     near = True
             if near:
+                cm = carry_inches(s, b, f)
                 for c in range(n):
-                    if endable[c] and dist[c] <= 2 * m:
+                    if endable[c] and dist[c] <= 2 * cm:
                         p = prev[c]
                         if p == start or (p >= 0 and cell_free_endable(s, st, b, p % w, p // w)):
                             mask[lay[A_CARRY_CASKET] + c] = True
@@ -161,6 +193,18 @@ def action_mask(s, st, b, lay, mask, f):
                     continue
                 if contact_cost(s, st, b, f, t, dist) <= 2 * cmax:
                     mask[lay[A_CHARGE] + global_to_rel(s, b, me, t)] = True
+        if house_legacy(s, b) and can_afford(s, b, f, A_CARRY_FIGHTER, False):
+            # [HL] 5.3 Carry a Seriously Injured friend: up to min(M, S); the friend is put down in the
+            # last cell the carrier left on its path (always within 1" of it)
+            k = carried_friend(s, st, b, f)
+            if k >= 0:
+                cm = carry_inches(s, b, f)
+                kc = s.fi[b, k, FI_Y] * w + s.fi[b, k, FI_X]
+                for c in range(n):
+                    if endable[c] and dist[c] <= 2 * cm:
+                        p = prev[c]
+                        if p == start or p == kc or (p >= 0 and cell_free_endable(s, st, b, p % w, p // w)):
+                            mask[lay[A_CARRY_FIGHTER] + c] = True
         # Shoot / twin Shoot / Aim
         for item in range(s.wp.shape[2]):
             wid = s.wp[b, f, item, WP_ID]
@@ -171,9 +215,19 @@ def action_mask(s, st, b, lay, mask, f):
                     continue
                 if not can_afford(s, b, f, A_SHOOT, unwieldy(st, wid, p)):
                     continue
+                tr = st.wprof[wid, p, PF_TRAITS]
+                if tr & T_TEMPLATE:  # Flame template (7.10): aimed at an enemy under it
+                    for t in range(nf):
+                        if template_target_ok(s, st, b, f, t):
+                            mask[lay[A_SHOOT] + (item * 2 + p) * nf + global_to_rel(s, b, me, t)] = True
+                    continue
                 for t in range(nf):
                     if eligible(s, st, b, f, t, False):
                         mask[lay[A_SHOOT] + (item * 2 + p) * nf + global_to_rel(s, b, me, t)] = True
+                if tr & (T_BLAST | T_SMOKE) and blast_profile(s, st, b, f, item) == p:  # a point (7.9)
+                    for c in range(n):
+                        if point_target_ok(s, st, b, f, wid, p, c % w, c // w):
+                            mask[lay[A_SHOOT_CELL] + item * n + c] = True
         if can_afford(s, b, f, A_SHOOT_TWIN, False):
             i1, p1, i2, p2 = twin_sidearms(s, st, b, f)
             if i1 >= 0:
@@ -182,10 +236,12 @@ def action_mask(s, st, b, lay, mask, f):
                         mask[lay[A_SHOOT_TWIN] + global_to_rel(s, b, me, t)] = True
         if can_afford(s, b, f, A_AIM, False):
             mask[lay[A_AIM]] = True
-        if can_afford(s, b, f, A_COUP, False):
+        if can_afford(s, b, f, A_COUP, False) and not has_cond(s, b, f, C_STARVING):
+            # a Starving fighter must Cannibalise instead of a Coup de Grace (4.3)
             for t in range(nf):
                 if (s.fi[b, t, FI_STATE] == FS_ON and gang_of(s, b, t) != me and s.fi[b, t, FI_POSTURE] == PO_SI
                         and clear_within1(s, st, b, fx, fy, s.fi[b, t, FI_X], s.fi[b, t, FI_Y])
+                        and within_f(s, b, f, t, 1.0)  # with the height difference (docs/rules.md, levels)
                         and arc_ok(s, st, b, f, t, False)):
                     mask[lay[A_COUP] + global_to_rel(s, b, me, t)] = True
         for d in range(st.door_xy.shape[0]):
@@ -229,7 +285,7 @@ def action_mask(s, st, b, lay, mask, f):
                         if wid < 0:
                             continue
                         for p in range(st.wprof.shape[1]):
-                            if can_shoot_with(s, st, b, f, item, p):
+                            if can_shoot_with(s, st, b, f, item, p) and not blast_or_smoke(st, wid, p):
                                 mask[lay[A_FIRE_DUCT] + (item * 2 + p) * nf + global_to_rel(s, b, me, t)] = True
     if (sa or se) and can_afford(s, b, f, A_FIGHT, False):
         # Versatile (12): during its own activation the wielder may fight a Standing enemy
@@ -242,6 +298,14 @@ def action_mask(s, st, b, lay, mask, f):
             vi, _ = versatile_reach(s, st, b, f, t)
             if vi >= 0 and arc_ok(s, st, b, f, t, False) and clear_rays(s, st, b, f, t, False) > 0:
                 mask[lay[A_FIGHT] + global_to_rel(s, b, me, t)] = True
+    if (sa or se) and has_cond(s, b, f, C_STARVING) and can_afford(s, b, f, A_CANNIBALISE, False):
+        # Cannibalise (Basic, 4.3): a Prone and Seriously Injured fighter, friend or foe, within 1"
+        # and in the vision arc (as a Coup de Grace)
+        for t in range(nf):
+            if (t != f and s.fi[b, t, FI_STATE] == FS_ON and s.fi[b, t, FI_POSTURE] == PO_SI
+                    and clear_within1(s, st, b, fx, fy, s.fi[b, t, FI_X], s.fi[b, t, FI_Y])
+                    and arc_ok(s, st, b, f, t, False)):
+                mask[lay[A_CANNIBALISE] + global_to_rel(s, b, me, t)] = True
     if sa or pp:
         if can_afford(s, b, f, A_RELOAD, False):
             for item in range(s.wp.shape[2]):
@@ -253,20 +317,30 @@ def action_mask(s, st, b, lay, mask, f):
                 if engaged_with(s, b, f, t):
                     mask[lay[A_FIGHT] + global_to_rel(s, b, me, t)] = True
         if can_afford(s, b, f, A_RETREAT, False):
-            reach(s, st, b, f, 12, MODE_NORMAL, -1, dist, prev, endable)
+            rb = retreat_budget(s, b, f)
+            reach(s, st, b, f, rb, MODE_NORMAL, -1, dist, prev, endable)
             for c in range(n):
-                if endable[c] and dist[c] <= 12:
+                if endable[c] and dist[c] <= rb:
                     mask[lay[A_RETREAT] + c] = True
+    if pp and house_legacy(s, b) and can_afford(s, b, f, A_CHARGE, False):
+        # [HL] 5.3: a Prone and Pinned fighter may Charge, at most M
+        cmax = charge_allowance_max(s, st, b, f)
+        reach(s, st, b, f, 2 * cmax, MODE_NORMAL, -1, dist, prev, endable)
+        for t in range(nf):
+            if s.fi[b, t, FI_STATE] != FS_ON or gang_of(s, b, t) == me:
+                continue
+            if contact_cost(s, st, b, f, t, dist) <= 2 * cmax:
+                mask[lay[A_CHARGE] + global_to_rel(s, b, me, t)] = True
     if pp:
         if can_afford(s, b, f, A_STAND_UP, False):
             mask[lay[A_STAND_UP]] = True
-        if can_afford(s, b, f, A_BLIND_FIRE, False):
+        if can_afford(s, b, f, A_BLIND_FIRE, False) and not house_legacy(s, b):  # [HL] 5.3: no Blind Fire
             for item in range(s.wp.shape[2]):
                 wid = s.wp[b, f, item, WP_ID]
                 if wid < 0:
                     continue
                 for p in range(st.wprof.shape[1]):
-                    if not can_shoot_with(s, st, b, f, item, p):
+                    if not can_shoot_with(s, st, b, f, item, p) or area_profile(st, wid, p):
                         continue
                     for t in range(nf):
                         if eligible(s, st, b, f, t, True):
@@ -321,10 +395,12 @@ def fill_mask(s, st, b, lay, mask):
     if dk == DK_SELECT:
         g = s.g[b, G_DGANG]
         mf = s.g[b, G_MF]
+        grouped = s.g[b, G_GGANG] >= 0  # only the named members of a group activation (2.4)
         for i in range(mf):
             f = g * mf + i
             if s.fi[b, f, FI_STATE] == FS_ON and s.fi[b, f, FI_READY]:
-                mb[lay[A_SELECT] + i] = True
+                if not grouped or (s.g[b, G_GROUP] >> i) & 1:
+                    mb[lay[A_SELECT] + i] = True
     elif dk == DK_ACTION:
         action_mask(s, st, b, lay, mb, s.g[b, G_ACTIVE])
     elif dk == DK_FOLLOWUP:
@@ -335,6 +411,16 @@ def fill_mask(s, st, b, lay, mask):
     elif dk == DK_FLEE:
         mb[lay[A_END]] = True
         mb[lay[A_FLEE]] = True
+    elif dk == DK_GROUP:
+        group_mask(s, b, lay, mb)
+    elif dk == DK_CHARGE_FIGHT:
+        # [HL] 5.3: after a charge that ends Engaged the free Fight is optional
+        f = s.g[b, G_CHF]
+        me = gang_of(s, b, f)
+        mb[lay[A_END]] = True
+        for t in range(s.fi.shape[1]):
+            if engaged_with(s, b, f, t):
+                mb[lay[A_FIGHT] + global_to_rel(s, b, me, t)] = True
     n = 0
     for i in range(mb.shape[0]):
         if mb[i]:

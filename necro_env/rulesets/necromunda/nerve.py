@@ -11,7 +11,8 @@ from .constants import CH_CL
 from .dice import two_d6
 from .events import E_BROKEN, E_NERVE, emit
 from .query import gang_of, within_f
-from .state import FI_BROKEN, FI_CH, FI_POSTURE, FI_READY, FI_STATE, FS_ON, G_QN, PO_SI
+from .state import FI_BROKEN, FI_CH, FI_HL, FI_POSTURE, FI_READY, FI_STATE, FS_ON, G_QN, HL_NERVE, PO_SI
+from .variant import house_legacy
 
 
 @njit(cache=True)
@@ -54,9 +55,13 @@ def queue_pop(s, b):
 
 @njit(cache=True)
 def break_fighter(s, b, f):
+    """Core (10.1): Broken, loses its Ready marker, runs for cover out of turn (queued).
+    House Legacy (10.4): Broken only; it keeps any Ready marker and runs in its own activation."""
     s.fi[b, f, FI_BROKEN] = 1
-    s.fi[b, f, FI_READY] = 0
     emit(s, b, E_BROKEN, f, -1, 0, 0, 0, 0, 0)
+    if house_legacy(s, b):
+        return
+    s.fi[b, f, FI_READY] = 0
     queue_push(s, b, f)
 
 
@@ -74,6 +79,11 @@ def nerve_tests(s, b, casualty):
             continue
         if not within_f(s, b, f, casualty, 3.0):
             continue
+        if house_legacy(s, b):
+            # [HL] 10.4: no fighter takes more than one Nerve test per turn
+            if s.fi[b, f, FI_HL] & HL_NERVE:
+                continue
+            s.fi[b, f, FI_HL] |= HL_NERVE
         roll = two_d6(s, b)
         bonus = cool_bonus(s, b, f)
         need = s.fi[b, f, FI_CH + CH_CL]

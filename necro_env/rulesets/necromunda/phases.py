@@ -6,14 +6,16 @@ from .constants import CH_CL
 from .damage import flesh_wound, take_out, OOA_RECOVERY
 from .dice import INJ_OOA, INJ_SERIOUS, d6, injury_die, two_d6
 from .events import E_BOTTLE, E_FLEE, E_INIT, E_PRIORITY, E_RALLY, E_RECOVERY, E_ROUND, emit
+from .conditions import CAUSE_END_PHASE, clear_cond, gets_ready, has_cond
 from .movement import normalize_engagement
 from .nerve import cool_bonus
-from .query import initiative, is_engaged, within_f
+from .query import gang_of, initiative, is_engaged, within_f
+from .variant import capable, house_legacy
 from .state import (
     FI_BROKEN, FI_CH, FI_DISARMED, FI_HIER, FI_POSTURE,
     FI_STOOD,
     FI_READY, FI_STATE, FS_FLED, FS_OOA, FS_ON, G_LASTPRIO, G_MF, G_NGANGS, G_PRIORITY, G_ROUND, GG_BOTTLED, GG_CREW, GG_FLEE_ASKED, GG_ORDER, GG_OUT, GG_RETREATED, GG_ROLL, GG_VOLBOTTLE, PO_PINNED, PO_SI,
-    PO_STANDING,
+    PO_STANDING, C_WEBBED,
 )
 
 RECOVERY_RANK = np.array([2, 1, 0])  # preference when choosing among dice: flesh > serious > out of action
@@ -82,7 +84,8 @@ def priority_phase(s, b):
     for f in range(s.fi.shape[1]):
         s.fi[b, f, FI_DISARMED] = 0
         s.fi[b, f, FI_STOOD] = 0
-        s.fi[b, f, FI_READY] = 1 if s.fi[b, f, FI_STATE] == FS_ON else 0
+        # a Blind fighter that had no Ready marker gets none this round (4.3)
+        s.fi[b, f, FI_READY] = 1 if (s.fi[b, f, FI_STATE] == FS_ON and gets_ready(s, b, f)) else 0
 
 
 @njit(cache=True)
@@ -150,20 +153,33 @@ def flee_tests(s, b, g):
 
 
 @njit(cache=True)
+def capable_enemy_within1(s, b, f):
+    g = gang_of(s, b, f)
+    for e in range(s.fi.shape[1]):
+        if gang_of(s, b, e) != g and capable(s, b, e) and within_f(s, b, f, e, 1.0):
+            return True
+    return False
+
+
+@njit(cache=True)
 def recovery(s, b, g, assisted_by):
     """Recovery tests for gang g's Prone and Seriously Injured fighters (11.3)."""
     mf = s.g[b, G_MF]
+    hl = house_legacy(s, b)
     for i in range(mf):
         f = g * mf + i
         if s.fi[b, f, FI_STATE] != FS_ON or s.fi[b, f, FI_POSTURE] != PO_SI:
             continue
+        if hl and capable_enemy_within1(s, b, f):
+            continue  # [HL] 4.4: no Recovery test within 1" of a capable enemy
         helper = -1
         for j in range(mf):
             o = g * mf + j
-            # a Standing and Active friend (Broken is a condition, not a status: it may assist, 11.3 [CZ])
+            # a Standing and Active friend (Broken is a condition, not a status: it may assist, 11.3 [CZ]);
+            # House Legacy: only capable fighters assist (4.5), so not a Broken one
             if (o != f and s.fi[b, o, FI_STATE] == FS_ON and s.fi[b, o, FI_POSTURE] == PO_STANDING
                     and not is_engaged(s, b, o) and assisted_by[o] == 0
-                    and within_f(s, b, f, o, 1.0)):
+                    and within_f(s, b, f, o, 1.0) and (not hl or capable(s, b, o))):
                 helper = o
                 break
         r, face = injury_die(s, b)
@@ -174,12 +190,16 @@ def recovery(s, b, g, assisted_by):
             if RECOVERY_RANK[r2] > RECOVERY_RANK[r]:
                 r = r2
         emit(s, b, E_RECOVERY, f, -1, r, face, helper, face2, 0)
+        webbed = has_cond(s, b, f, C_WEBBED)
         if r == INJ_OOA:
             take_out(s, b, f, OOA_RECOVERY)
         elif r == INJ_SERIOUS:
-            if helper < 0:
+            # Webbed (4.3): stays Webbed and takes no Flesh Wound
+            if helper < 0 and not webbed:
                 flesh_wound(s, b, f)
         else:
+            if webbed:
+                clear_cond(s, b, f, C_WEBBED, -1, CAUSE_END_PHASE)  # Flesh Wound result: free of the web (4.3)
             if helper < 0:
                 flesh_wound(s, b, f)
             if s.fi[b, f, FI_STATE] == FS_ON:

@@ -5,13 +5,19 @@ from numba import njit
 from ...core.geometry import N_RAYS, ray_blocked_by_model
 from ...core.terrain import DOOR_CLOSED, DOOR_LOCKED, TER_DOOR, TER_WALL
 from .constants import AF_INIT_PENALTY, CH_I, CH_M, CH_T
+from .templates import smoke_blocks
 from .state import (
-    DR_STATE, FI_ARMOUR, FI_CH, FI_FLESH, FI_POSTURE, FI_STATE, FI_X, FI_Y, FS_ON, G_MF, PO_STANDING,
+    C_CONCUSSION, C_GUNKED, FI_COND, FI_CTRL,
+    DR_STATE, FI_ARMOUR, FI_CH, FI_FLESH, FI_POSTURE, FI_STATE, FI_X, FI_Y, FI_Z, FS_ON, G_MF, PO_STANDING,
 )
 
 
 @njit(cache=True, inline="always")
 def gang_of(s, b, f):
+    """The gang f fights for: its own, or the gang controlling it while Insane (4.3, FI_CTRL)."""
+    c = s.fi[b, f, FI_CTRL]
+    if c > 0:
+        return c - 1
     return f // s.g[b, G_MF]
 
 
@@ -42,9 +48,11 @@ def cheb(s, b, f, e):
 
 @njit(cache=True, inline="always")
 def dist2(s, b, f, e):
+    """Squared centre distance, with the floor-height difference (rules 1.2 gap; 0 on flat boards)."""
     dx = s.fi[b, f, FI_X] - s.fi[b, e, FI_X]
     dy = s.fi[b, f, FI_Y] - s.fi[b, e, FI_Y]
-    return dx * dx + dy * dy
+    dz = s.fi[b, f, FI_Z] - s.fi[b, e, FI_Z]
+    return dx * dx + dy * dy + dz * dz
 
 
 @njit(cache=True)
@@ -58,7 +66,8 @@ def within_f(s, b, f, e, inches):
 @njit(cache=True)
 def engaged_with(s, b, f, e):
     """f and e are both Standing enemies in base contact (rules 4.1)."""
-    return (standing(s, b, f) and standing(s, b, e) and is_enemy(s, b, f, e) and cheb(s, b, f, e) == 1)
+    return (standing(s, b, f) and standing(s, b, e) and is_enemy(s, b, f, e) and cheb(s, b, f, e) == 1
+            and s.fi[b, f, FI_Z] == s.fi[b, e, FI_Z])  # base contact: same floor height (docs/rules.md 1.2)
 
 
 @njit(cache=True)
@@ -87,14 +96,24 @@ def toughness(s, b, f):
 
 @njit(cache=True)
 def initiative(s, st, b, f):
-    """Initiative target number including armour penalties (higher is worse, max 6)."""
+    """Initiative target number including armour penalties and conditions (Concussion +2,
+    Gunked +1; 4.3) (higher is worse, max 6)."""
     v = s.fi[b, f, FI_CH + CH_I] + st.armour[s.fi[b, f, FI_ARMOUR], AF_INIT_PENALTY]
+    c = s.fi[b, f, FI_COND]
+    if c & C_CONCUSSION:
+        v += 2
+    if c & C_GUNKED:
+        v += 1
     return min(v, 6)
 
 
 @njit(cache=True)
 def movement(s, b, f):
-    return s.fi[b, f, FI_CH + CH_M]
+    """Movement after conditions: Gunked -1" (minimum 1"; 4.3)."""
+    m = s.fi[b, f, FI_CH + CH_M]
+    if s.fi[b, f, FI_COND] & C_GUNKED:
+        m = max(1, m - 1)
+    return m
 
 
 @njit(cache=True, inline="always")
@@ -154,6 +173,8 @@ def clear_rays_cells(s, st, b, ax, ay, tx, ty, ga, skip1, skip2, ignore_models):
     ct = ty * w + tx
     if ca == ct:
         return N_RAYS
+    if smoke_blocks(s, b, w, ax, ay, tx, ty):  # smoke clouds block sight into, out of and through them (12)
+        return 0
     closed = closed_door_mask(s, st, b)
     wall = st.los_wall[ca, ct]
     obst = st.los_obst[ca, ct]

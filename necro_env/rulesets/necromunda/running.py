@@ -3,15 +3,18 @@ import numpy as np
 from numba import njit
 
 from .combat import close_combat_attacks
-from .constants import CH_M
+from .constants import CH_CL
 from .dice import d6, two_d6
-from .events import E_INIT, E_REACTION, E_RFC, emit
+from .events import E_INIT, E_REACTION, E_RETREAT, E_RFC, E_SELF_RALLY, emit
 from .movement import MODE_NORMAL, place, reach
-from .query import clear_rays_cells, cover_grade, engaged_with, gang_of, initiative, is_engaged
-from .state import FI_CH, FI_POSTURE, FI_STATE, FI_X, FI_Y, FS_ON, PO_STANDING
+from .conditions import can_react
+from .query import clear_rays_cells, cover_grade, engaged_with, gang_of, initiative, is_engaged, movement, within_f
+from .state import FI_BROKEN, FI_CH, FI_POSTURE, FI_STATE, FI_X, FI_Y, FS_ON, PO_STANDING
+from .variant import capable
 
 INIT_RFC = 1
 INIT_RFC_REACTION = 2
+INIT_HL_BROKEN_RETREAT = 6
 
 
 @njit(cache=True)
@@ -77,7 +80,7 @@ def run_for_cover(s, st, b, f):
         for e in range(s.fi.shape[1]):
             if s.fi[b, f, FI_STATE] != FS_ON:
                 break
-            if engaged_with(s, b, e, f):
+            if engaged_with(s, b, e, f) and can_react(s, b, e):
                 re = d6(s, b)
                 ne = initiative(s, st, b, e)
                 ok = re >= ne
@@ -90,9 +93,64 @@ def run_for_cover(s, st, b, f):
     if s.fi[b, f, FI_POSTURE] == PO_STANDING:
         allowance = two_d6(s, b)
     else:
-        allowance = (s.fi[b, f, FI_CH + CH_M] + 1) // 2
+        allowance = (movement(s, b, f) + 1) // 2  # Gunked: -1" (4.3)
     start = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
     c, cost = best_cover_cell(s, st, b, f, 2 * allowance)
     emit(s, b, E_RFC, f, -1, start, c, allowance, 0, 0)
     if c != start:
         place(s, st, b, f, c % w, c // w, cost, 2)
+
+
+@njit(cache=True)
+def hl_broken_activation(s, st, b, f):
+    """House Legacy Broken fighter's activation (10.4): Run for Cover (Basic) if Active, Prone
+    or Seriously Injured, Retreat (Basic) if Engaged; then its activation ends, and at its end
+    it takes a Cool test, +1 per capable friend within 3", to stop being Broken.
+
+    Its Retreat is the [HL] Retreat: an Initiative test; a pass moves it up to M to the cell
+    Running for Cover would choose; a fail draws reaction attacks from every enemy in base
+    contact and it stays (docs/rules.md, 10.4)."""
+    if s.fi[b, f, FI_STATE] != FS_ON:
+        return
+    w = st.terrain.shape[1]
+    if is_engaged(s, b, f):
+        r = d6(s, b)
+        need = initiative(s, st, b, f)
+        passed = r >= need
+        emit(s, b, E_INIT, f, -1, r, need, 1 if passed else 0, INIT_HL_BROKEN_RETREAT, 0)
+        if passed:
+            allowance = movement(s, b, f)
+            emit(s, b, E_RETREAT, f, -1, 0, allowance, 0, 0, 0)
+            start = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
+            c, cost = best_cover_cell(s, st, b, f, 2 * allowance)
+            emit(s, b, E_RFC, f, -1, start, c, allowance, 1, 0)
+            if c != start:
+                place(s, st, b, f, c % w, c // w, cost, 3)
+        else:
+            for e in range(s.fi.shape[1]):
+                if s.fi[b, f, FI_STATE] != FS_ON or s.fi[b, f, FI_POSTURE] != PO_STANDING:
+                    break
+                if engaged_with(s, b, e, f):
+                    emit(s, b, E_REACTION, e, f, 0, 0, 0, 0, 0)
+                    close_combat_attacks(s, st, b, e, f, False, True, 0)
+    else:
+        run_for_cover(s, st, b, f)
+    hl_self_rally(s, b, f)
+
+
+@njit(cache=True)
+def hl_self_rally(s, b, f):
+    """[HL] 10.4: Cool test (2D6) + 1 per capable friend within 3" >= Cl: no longer Broken."""
+    if s.fi[b, f, FI_STATE] != FS_ON or not s.fi[b, f, FI_BROKEN]:
+        return
+    g = gang_of(s, b, f)
+    bonus = 0
+    for o in range(s.fi.shape[1]):
+        if o != f and gang_of(s, b, o) == g and capable(s, b, o) and within_f(s, b, f, o, 3.0):
+            bonus += 1
+    r = two_d6(s, b)
+    need = s.fi[b, f, FI_CH + CH_CL]
+    ok = r + bonus >= need
+    emit(s, b, E_SELF_RALLY, f, -1, r + bonus, need, 1 if ok else 0, 0, 0)
+    if ok:
+        s.fi[b, f, FI_BROKEN] = 0

@@ -4,22 +4,29 @@ import numpy as np
 from numba import njit
 
 from ...core.geometry import point_segment_dist2
+from .actions import clear_within1, duct_far_end
+from .condition_effects import mounted_hit
+from .conditions import blaze_trait, has_cond
 from .constants import (
-    CH_BS, CH_CL, CH_S, PF_ACC_L, PF_ACC_S, PF_AP, PF_D, PF_LONG, PF_RAPID, PF_SHORT, PF_TRAITS, T_KNOCKBACK,
-    T_RAPID_FIRE,
+    CH_BS, CH_CL, CH_S, LONG_GRENADE, LONG_TEMPLATE, PF_ACC_L, PF_ACC_S, PF_AP, PF_BLAST, PF_D, PF_LONG, PF_RAPID,
+    PF_SHORT, PF_TRAITS, T_BLAST, T_BLAZE, T_GAS, T_GRENADE, T_KNOCKBACK, T_RAPID_FIRE, T_SMOKE, T_TEMPLATE,
 )
-from .damage import resolve_hit, take_out, OOA_UNSTABLE
+from .damage import resolve_hit, resolve_hit_x, take_out, OOA_UNSTABLE
 from .dice import d6, two_d6
-from .events import E_COOL, E_HIT, E_KNOCKBACK, E_PINNED, E_SHOT, E_STRAY, emit
-from .movement import cell_free_endable, facing_towards
+from .events import E_BLAST, E_COOL, E_FLAME, E_HIT, E_KNOCKBACK, E_PINNED, E_SCATTER, E_SHOT, E_STRAY, emit
+from .movement import cell_free_endable, facing_towards, fall
 from .query import (
-    cell_solid, clear_rays, cover_grade, dist2, engaged_with, gang_of, in_arc, is_engaged,
+    cell_solid, clear_rays, clear_rays_cells, closed_door_mask, cover_grade, dist2, engaged_with, gang_of, in_arc,
+    is_engaged,
 )
 from .state import (
+    C_MOUNTED,
     FI_AIMED, FI_CH, FI_FACING, FI_POSTURE, FI_STATE, FI_TURN, FI_X, FI_Y, FS_ON, PO_PINNED, PO_SI, PO_STANDING,
     WP_ID,
 )
-from .weapons import firepower, strength
+from .templates import add_smoke, angle_facing, in_flame, scatter_path, scatter_roll, under_blast
+from .variant import hard_target, house_legacy
+from .weapons import can_shoot_with, firepower, grenade_ammo, long_range, strength, traits_of
 
 BAND_SHORT = 0
 BAND_LONG = 1
@@ -77,9 +84,26 @@ def band(st, wid, p, d2):
 
 
 @njit(cache=True)
+def band_f(s, st, b, f, wid, p, d2):
+    """``band`` for fighter f's profile: a grenade has no Short range and a Long range of
+    S x its multiplier (12 Grenade); a Flame template has no range (7.10)."""
+    lng = st.wprof[wid, p, PF_LONG]
+    if lng == LONG_TEMPLATE:
+        return BAND_SHORT
+    if lng != LONG_GRENADE:
+        return band(st, wid, p, d2)
+    g = np.sqrt(float(d2)) - 1.0
+    if g <= long_range(s, st, b, f, wid, p) + 1e-9:
+        return BAND_LONG
+    return BAND_OUT
+
+
+@njit(cache=True)
 def hit_modifier(s, st, b, f, t, wid, p, bnd, cg):
     """Sum of hit-roll modifiers for f shooting t (rules 7.4), without Aim / twin / Blind Fire."""
     m = 0
+    if house_legacy(s, b) and hard_target(s, b, t):
+        cg = min(cg + 1, 2)  # [HL] 4.5 Hard Target: cover one grade better, at most heavy (full)
     if cg == 1:
         m -= 1
     elif cg == 2:
@@ -106,7 +130,7 @@ def needs_cool_test(s, st, b, f, t, wid, p, omni):
     """
     dt = dist2(s, b, f, t)
     cgt = cover_grade(clear_rays(s, st, b, f, t, False))
-    mt = hit_modifier(s, st, b, f, t, wid, p, band(st, wid, p, dt), cgt)
+    mt = hit_modifier(s, st, b, f, t, wid, p, band_f(s, st, b, f, wid, p, dt), cgt)
     for o in range(s.fi.shape[1]):
         if o == t or not eligible(s, st, b, f, o, omni):
             continue
@@ -116,7 +140,7 @@ def needs_cool_test(s, st, b, f, t, wid, p, omni):
         if s.fi[b, o, FI_POSTURE] == PO_SI:
             continue
         cgo = cover_grade(clear_rays(s, st, b, f, o, False))
-        mo = hit_modifier(s, st, b, f, o, wid, p, band(st, wid, p, do), cgo)
+        mo = hit_modifier(s, st, b, f, o, wid, p, band_f(s, st, b, f, wid, p, do), cgo)
         if mo < mt:
             continue
         return True
@@ -149,7 +173,7 @@ def fallback_target(s, st, b, f, wid, p, omni, t):
             continue
         d = dist2(s, b, f, o)
         cg = cover_grade(clear_rays(s, st, b, f, o, False))
-        m = hit_modifier(s, st, b, f, o, wid, p, band(st, wid, p, d), cg)
+        m = hit_modifier(s, st, b, f, o, wid, p, band_f(s, st, b, f, wid, p, d), cg)
         # lexicographic (Seriously Injured last, best modifier, closest) as one integer
         key = (1 if s.fi[b, o, FI_POSTURE] == PO_SI else 0) * 100000000 + (100 - m) * 100000 + d
         if best < 0 or key < bkey:
@@ -205,8 +229,14 @@ def knockback(s, st, b, f, t, nat):
     if free and dx != 0 and dy != 0:
         # a diagonal push cannot squeeze between solid cells (as diagonal moves, 6.1)
         free = not (cell_solid(s, st, b, nx, ty) or cell_solid(s, st, b, tx, ny))
+    if free and st.height[ny, nx] > st.height[ty, tx]:
+        free = False  # pushed against a higher floor: blocked (docs/rules.md, levels)
     if free:
         emit(s, b, E_KNOCKBACK, t, f, nat, ty * w + tx, ny * w + nx, 0, 0)
+        drop = st.height[ty, tx] - st.height[ny, nx]
+        if drop > 0:
+            fall(s, st, b, t, ny * w + nx, drop)  # knocked over an edge (6.7)
+            return 0
         s.fi[b, t, FI_X] = nx
         s.fi[b, t, FI_Y] = ny
         return 0
@@ -220,11 +250,14 @@ def ranged_hits(s, st, b, f, t, wid, p, n_hits, nat, bnd):
     if n_hits <= 0:
         return
     was_standing = s.fi[b, t, FI_POSTURE] == PO_STANDING
-    pin(s, b, t)
+    if has_cond(s, b, t, C_MOUNTED):  # "I get knocked down" instead of pinning (4.3 Mounted)
+        mounted_hit(s, st, b, f, t, (st.wprof[wid, p, PF_TRAITS] & (T_BLAST | T_KNOCKBACK)) != 0)
+    else:
+        pin(s, b, t)
     S = strength(s, st, b, f, wid, p)
     ap = st.wprof[wid, p, PF_AP]
     dmg = st.wprof[wid, p, PF_D]
-    tr = st.wprof[wid, p, PF_TRAITS]
+    tr = traits_of(st, wid, p)
     extra = 0
     if tr & T_KNOCKBACK:
         extra = knockback(s, st, b, f, t, nat)
@@ -295,7 +328,7 @@ def attack_roll(s, st, b, f, t, item, p, mod_extra):
     """Declare, measure and roll to hit; returns (hit, natural, band). Emits E_SHOT and E_HIT."""
     wid = s.wp[b, f, item, WP_ID]
     d2 = dist2(s, b, f, t)
-    bnd = band(st, wid, p, d2)
+    bnd = band_f(s, st, b, f, wid, p, d2)
     cg = cover_grade(clear_rays(s, st, b, f, t, False))
     mod = hit_modifier(s, st, b, f, t, wid, p, bnd, cg) + mod_extra
     if s.fi[b, f, FI_AIMED]:
@@ -316,13 +349,18 @@ def after_attack(s, st, b, f, t, item, p, hit, nat, bnd):
     n_fp = st.wprof[wid, p, PF_RAPID] if (tr & T_RAPID_FIRE) else 1
     if n_fp < 1:
         n_fp = 1
-    holes, unstable = firepower(s, st, b, f, item, p, n_fp)
+    holes = 1
+    unstable = False
+    if (tr & T_GRENADE) == 0:  # grenades roll no Firepower dice (7.6, 12 Grenade)
+        holes, unstable = firepower(s, st, b, f, item, p, n_fp)
     n_hits = holes if (tr & T_RAPID_FIRE) else 1
     if hit:
         ranged_hits(s, st, b, f, t, wid, p, n_hits, nat, bnd)
     elif bnd != BAND_OUT:
         # an out-of-range shot "hits nothing" ([CZ] 7.3): no stray shots
         stray_shots(s, st, b, f, t, wid, p, n_hits, bnd)
+    if tr & T_GRENADE:
+        grenade_ammo(s, st, b, f, item, p)
     if unstable:
         take_out(s, b, f, OOA_UNSTABLE)
 
@@ -332,7 +370,16 @@ def shoot(s, st, b, f, item, p, t, omni, mod_extra):
     """A Shoot (or Blind Fire) action with one weapon profile (rules 7.1-7.7)."""
     face_target(s, b, f, t)
     wid = s.wp[b, f, item, WP_ID]
+    tr = st.wprof[wid, p, PF_TRAITS]
+    if tr & T_TEMPLATE:
+        flame_attack(s, st, b, f, item, p, t)
+        s.fi[b, f, FI_AIMED] = 0
+        return
     t = resolve_priority(s, st, b, f, t, wid, p, omni)
+    if tr & (T_BLAST | T_SMOKE):
+        blast_attack(s, st, b, f, item, p, t, s.fi[b, t, FI_X], s.fi[b, t, FI_Y], mod_extra)
+        s.fi[b, f, FI_AIMED] = 0
+        return
     hit, nat, bnd = attack_roll(s, st, b, f, t, item, p, mod_extra)
     after_attack(s, st, b, f, t, item, p, hit, nat, bnd)
     s.fi[b, f, FI_AIMED] = 0
@@ -356,6 +403,10 @@ def shoot_twin(s, st, b, f, i1, p1, i2, p2, t):
 def fire_through_ductway(s, st, b, f, item, p, t):
     """Fire Through Ductway (5.2): hits on 5+ regardless of BS and modifiers."""
     wid = s.wp[b, f, item, WP_ID]
+    if st.wprof[wid, p, PF_TRAITS] & T_TEMPLATE:
+        flame_through_ductway(s, st, b, f, item, p, t)
+        s.fi[b, f, FI_AIMED] = 0
+        return
     emit(s, b, E_SHOT, f, t, wid, p, BAND_SHORT, 0, 0)
     r = d6(s, b)
     hit = r >= 5
@@ -368,3 +419,389 @@ def fire_through_ductway(s, st, b, f, item, p, t):
     if unstable:
         take_out(s, b, f, OOA_UNSTABLE)
     s.fi[b, f, FI_AIMED] = 0
+
+
+# ====================================================================== Blast, Flame, Smoke
+# (rules 7.9-7.11, 12; grid conventions in templates.py and docs/rules.md)
+PLACE_ON_TARGET = 0  # E_BLAST placement: the marker stays where it was aimed (a hit)
+PLACE_SCATTERED = 1
+PLACE_MISFIRE = 2  # centred on the attacker
+PLACE_DUD = 3  # no marker: the attack ends
+PLACE_SLID = 4  # aimed beyond Long range: slid back towards the shooter, then hit
+
+
+@njit(cache=True)
+def solid_between(s, st, b, ax, ay, tx, ty):
+    """Solid terrain (a wall or closed door) lies on the line between two cell centres
+    (the centre ray of the line-of-sight tables)."""
+    w = st.terrain.shape[1]
+    ca = ay * w + ax
+    ct = ty * w + tx
+    if ca == ct:
+        return False
+    if st.los_wall[ca, ct] & np.uint8(1):
+        return True
+    return (st.los_door[ca, ct, 0] & closed_door_mask(s, st, b)) != 0
+
+
+@njit(cache=True)
+def solid_grid(s, st, b):
+    h, w = st.terrain.shape
+    out = np.zeros((h, w), np.bool_)
+    for y in range(h):
+        for x in range(w):
+            out[y, x] = cell_solid(s, st, b, x, y)
+    return out
+
+
+@njit(cache=True)
+def knockback_dir(s, st, b, t, k, roll, actor):
+    """Knockback (12) in facing direction k: roll >= the target's S pushes it 1"; if it cannot
+    move the full 1" the hit gains +1 Damage (returned)."""
+    if roll < s.fi[b, t, FI_CH + CH_S]:
+        return 0
+    w = st.terrain.shape[1]
+    tx = s.fi[b, t, FI_X]
+    ty = s.fi[b, t, FI_Y]
+    dx = (0, 1, 1, 1, 0, -1, -1, -1)[k]
+    dy = (-1, -1, 0, 1, 1, 1, 0, -1)[k]
+    nx = tx + dx
+    ny = ty + dy
+    free = cell_free_endable(s, st, b, nx, ny)
+    if free and dx != 0 and dy != 0:
+        free = not (cell_solid(s, st, b, nx, ty) or cell_solid(s, st, b, tx, ny))
+    if free:
+        emit(s, b, E_KNOCKBACK, t, actor, roll, ty * w + tx, ny * w + nx, 0, 0)
+        s.fi[b, t, FI_X] = nx
+        s.fi[b, t, FI_Y] = ny
+        return 0
+    emit(s, b, E_KNOCKBACK, t, actor, roll, ty * w + tx, ty * w + tx, 1, 0)
+    return 1
+
+
+@njit(cache=True)
+def area_hit(s, st, b, f, m, wid, p, nat, ox, oy, blast, bonus):
+    """One model under a Blast marker (centre (ox, oy)) or a Flame template (origin the attacker):
+    pinned unless Gas or Smoke, Knockback away from the origin (a separate D6 for Blasts, the
+    Scatter dice direction when the model is on the centre), then the hit with the template
+    save rules (7.11: ``bonus`` from cover; the armour's template save)."""
+    if s.fi[b, m, FI_STATE] != FS_ON:
+        return
+    tr = st.wprof[wid, p, PF_TRAITS]
+    was_standing = s.fi[b, m, FI_POSTURE] == PO_STANDING
+    if (tr & (T_GAS | T_SMOKE)) == 0:
+        if has_cond(s, b, m, C_MOUNTED):  # "I get knocked down" instead of pinning (4.3 Mounted)
+            mounted_hit(s, st, b, f, m, (tr & (T_BLAST | T_KNOCKBACK)) != 0)
+        else:
+            pin(s, b, m)
+    extra = 0
+    if tr & T_KNOCKBACK:
+        mx = s.fi[b, m, FI_X]
+        my = s.fi[b, m, FI_Y]
+        r = d6(s, b)
+        if r < s.fi[b, m, FI_CH + CH_S]:
+            k = 0
+        elif mx == ox and my == oy:
+            face = d6(s, b)
+            dr = d6(s, b)
+            k = angle_facing((dr - 1) * 60 + (30 if face % 2 == 0 else 0))
+        else:
+            k = facing_towards(mx - ox, my - oy)
+        extra = knockback_dir(s, st, b, m, k, r, f)
+    resolve_hit_x(s, st, b, f, m, strength(s, st, b, f, wid, p), st.wprof[wid, p, PF_AP],
+                  st.wprof[wid, p, PF_D] + extra, traits_of(st, wid, p), nat, True, ox, oy, was_standing, True, bonus)
+
+
+@njit(cache=True)
+def cover_bonus(cg):
+    """Save bonus for a model hit by a Blast or Flame in cover (7.11): +1 partial, +2 full."""
+    if cg == 1:
+        return 1
+    if cg >= 2:
+        return 2
+    return 0
+
+
+@njit(cache=True)
+def sort_by_d2(buf, key, n):
+    for i in range(1, n):
+        j = i
+        while j > 0 and key[j] < key[j - 1]:
+            key[j], key[j - 1] = key[j - 1], key[j]
+            buf[j], buf[j - 1] = buf[j - 1], buf[j]
+            j -= 1
+
+
+@njit(cache=True)
+def blaze_after(s, st, b, f, wid, p, buf, n):
+    """Blaze (12): after the attack, each model hit and still on the battlefield catches fire
+    on 4+ (2+ if Gunked)."""
+    if st.wprof[wid, p, PF_TRAITS] & T_BLAZE:
+        for i in range(n):
+            if s.fi[b, buf[i], FI_STATE] == FS_ON:
+                blaze_trait(s, st, b, f, buf[i])
+
+
+@njit(cache=True)
+def blast_hits(s, st, b, f, wid, p, cx, cy, nat):
+    """Every model under the marker centred on (cx, cy), friend or foe, unless solid terrain lies
+    between it and the centre (7.9 step 5), closest to the centre first (then slot order)."""
+    nf = s.fi.shape[1]
+    diam = st.wprof[wid, p, PF_BLAST]
+    buf = np.empty(nf, np.int64)
+    key = np.empty(nf, np.int64)
+    n = 0
+    for m in range(nf):
+        if s.fi[b, m, FI_STATE] != FS_ON:
+            continue
+        dx = s.fi[b, m, FI_X] - cx
+        dy = s.fi[b, m, FI_Y] - cy
+        if not under_blast(diam, dx, dy) or solid_between(s, st, b, cx, cy, s.fi[b, m, FI_X], s.fi[b, m, FI_Y]):
+            continue
+        buf[n] = m
+        key[n] = dx * dx + dy * dy
+        n += 1
+    sort_by_d2(buf, key, n)
+    bon = np.zeros(n, np.int64)
+    for i in range(n):  # cover from the centre, judged before any model is moved or pinned
+        m = buf[i]
+        cg = cover_grade(clear_rays_cells(s, st, b, cx, cy, s.fi[b, m, FI_X], s.fi[b, m, FI_Y], -1, -1, m, False))
+        bon[i] = cover_bonus(cg)
+    for i in range(n):
+        area_hit(s, st, b, f, buf[i], wid, p, nat, cx, cy, True, bon[i])
+    blaze_after(s, st, b, f, wid, p, buf, n)
+    return n
+
+
+@njit(cache=True)
+def point_hit_modifier(st, wid, p, bnd):
+    """Hit modifiers against a point on the battlefield (7.4): the range band's accuracy and
+    -2 unless the weapon has Smoke."""
+    m = st.wprof[wid, p, PF_ACC_S] if bnd == BAND_SHORT else st.wprof[wid, p, PF_ACC_L]
+    if (st.wprof[wid, p, PF_TRAITS] & T_SMOKE) == 0:
+        m -= 2
+    return m
+
+
+@njit(cache=True)
+def blast_attack(s, st, b, f, item, p, t, cx, cy, mod_extra):
+    """A Blast (or Smoke) attack aimed at model t (on its cell) or, t = -1, at the point (cx, cy)
+    (rules 7.9): slide back into range, hit roll, Firepower dice (not for grenades), scatter or
+    misfire on a miss, then every model under the marker is hit (Smoke: a cloud instead), then a
+    grenade's automatic Ammo test."""
+    wid = s.wp[b, f, item, WP_ID]
+    tr = st.wprof[wid, p, PF_TRAITS]
+    w = st.terrain.shape[1]
+    fx = s.fi[b, f, FI_X]
+    fy = s.fi[b, f, FI_Y]
+    d2 = (cx - fx) * (cx - fx) + (cy - fy) * (cy - fy)
+    bnd = band_f(s, st, b, f, wid, p, d2)
+    place = PLACE_ON_TARGET
+    if bnd == BAND_OUT:
+        # 7.9 step 3: slide the centre straight back toward the shooter until it is in range
+        lng = long_range(s, st, b, f, wid, p)
+        dist = np.sqrt(float(d2))
+        gx = cx
+        gy = cy
+        for i in range(1, 4 * int(dist) + 2):
+            q = dist - 0.25 * i
+            if q < 0:
+                q = 0.0
+            x = int(np.floor(fx + (cx - fx) * q / dist + 0.5))
+            y = int(np.floor(fy + (cy - fy) * q / dist + 0.5))
+            dd = (x - fx) * (x - fx) + (y - fy) * (y - fy)
+            if np.sqrt(float(dd)) - 1.0 <= lng + 1e-9:
+                gx = x
+                gy = y
+                break
+        cx = gx
+        cy = gy
+        t = -1
+        place = PLACE_SLID
+        d2 = (cx - fx) * (cx - fx) + (cy - fy) * (cy - fy)
+        bnd = band_f(s, st, b, f, wid, p, d2)
+        if bnd == BAND_OUT:
+            bnd = BAND_LONG
+    cg = 0
+    if t >= 0:
+        cg = cover_grade(clear_rays(s, st, b, f, t, False))
+        mod = hit_modifier(s, st, b, f, t, wid, p, bnd, cg)
+    else:
+        mod = point_hit_modifier(st, wid, p, bnd)
+    mod += mod_extra
+    if s.fi[b, f, FI_AIMED]:
+        mod += 1
+    emit(s, b, E_SHOT, f, t, wid, p, bnd, mod, cg)
+    hit, nat = roll_to_hit(s, b, f, t, s.fi[b, f, FI_CH + CH_BS], mod, HIT_NORMAL)
+    unstable = False
+    if (tr & T_GRENADE) == 0:
+        _, unstable = firepower(s, st, b, f, item, p, 1)
+    if not hit:
+        hs, ang, dist = scatter_roll(s, b)
+        mis = 0
+        if hs and dist == 1:
+            mis = d6(s, b)
+        emit(s, b, E_SCATTER, f, -1, 1 if hs else 0, ang, dist, cy * w + cx, mis)
+        if hs and dist == 1:
+            if mis >= 2:
+                place = PLACE_DUD
+            else:
+                place = PLACE_MISFIRE
+                cx = fx
+                cy = fy
+        else:
+            place = PLACE_SCATTERED
+            cx, cy = scatter_path(solid_grid(s, st, b), cx, cy, ang, dist)
+    n = 0
+    if place != PLACE_DUD:
+        if tr & T_SMOKE:
+            add_smoke(s, b, cy * w + cx)
+        else:
+            n = blast_hits(s, st, b, f, wid, p, cx, cy, nat)
+    emit(s, b, E_BLAST, f, -1, cy * w + cx if place != PLACE_DUD else -1, st.wprof[wid, p, PF_BLAST], place, n, 0)
+    if tr & T_GRENADE:
+        grenade_ammo(s, st, b, f, item, p)
+    if unstable:
+        take_out(s, b, f, OOA_UNSTABLE)
+
+
+@njit(cache=True)
+def shoot_cell(s, st, b, f, item, p, cx, cy):
+    """Shoot a Blast or Smoke weapon at a point (rules 7.9 step 1): no target priority."""
+    if s.fi[b, f, FI_TURN] and s.fi[b, f, FI_POSTURE] == PO_STANDING:
+        s.fi[b, f, FI_FACING] = facing_towards(cx - s.fi[b, f, FI_X], cy - s.fi[b, f, FI_Y])
+    s.fi[b, f, FI_TURN] = 0
+    blast_attack(s, st, b, f, item, p, -1, cx, cy, 0)
+    s.fi[b, f, FI_AIMED] = 0
+
+
+@njit(cache=True)
+def blast_profile(s, st, b, f, item):
+    """The profile a ``shoot_cell`` action uses: the item's first usable Blast or Smoke profile
+    (-1 if none). No weapon in the data has two (docs/api.md)."""
+    wid = s.wp[b, f, item, WP_ID]
+    if wid < 0:
+        return -1
+    for p in range(st.wprof.shape[1]):
+        if can_shoot_with(s, st, b, f, item, p) and (st.wprof[wid, p, PF_TRAITS] & (T_BLAST | T_SMOKE)):
+            return p
+    return -1
+
+
+@njit(cache=True)
+def point_target_ok(s, st, b, f, wid, p, x, y):
+    """A point the marker of a Blast / Smoke profile may be centred on (7.9 step 2, docs/rules.md):
+    a cell that is not solid, within Long range, in f's vision arc (a free turn counts) and in
+    its line of sight (walls and closed doors block; models do not hide a point)."""
+    if cell_solid(s, st, b, x, y):
+        return False
+    fx = s.fi[b, f, FI_X]
+    fy = s.fi[b, f, FI_Y]
+    if x == fx and y == fy:
+        return False
+    if not s.fi[b, f, FI_TURN] and not in_arc(s, st, b, f, x, y, s.fi[b, f, FI_FACING]):
+        return False
+    d2 = (x - fx) * (x - fx) + (y - fy) * (y - fy)
+    if band_f(s, st, b, f, wid, p, d2) == BAND_OUT:
+        return False
+    return clear_rays_cells(s, st, b, fx, fy, x, y, gang_of(s, b, f), f, -1, True) > 0
+
+
+@njit(cache=True)
+def template_target_ok(s, st, b, f, t):
+    """Target t may aim f's Flame template (7.10, docs/rules.md): an enemy on the battlefield
+    (any status: templates skip target priority) under the template aimed along the facing
+    towards it, which must be f's facing unless it may still turn, with no solid terrain
+    between the two centres."""
+    if t == f or s.fi[b, t, FI_STATE] != FS_ON or gang_of(s, b, t) == gang_of(s, b, f):
+        return False
+    if s.fi[b, f, FI_POSTURE] != PO_STANDING:
+        return False
+    dx = s.fi[b, t, FI_X] - s.fi[b, f, FI_X]
+    dy = s.fi[b, t, FI_Y] - s.fi[b, f, FI_Y]
+    k = facing_towards(dx, dy)
+    if not s.fi[b, f, FI_TURN] and k != s.fi[b, f, FI_FACING]:
+        return False
+    if not in_flame(k, dx, dy):
+        return False
+    return not solid_between(s, st, b, s.fi[b, f, FI_X], s.fi[b, f, FI_Y], s.fi[b, t, FI_X], s.fi[b, t, FI_Y])
+
+
+@njit(cache=True)
+def flame_attack(s, st, b, f, item, p, t):
+    """Flame template (7.10): aimed along the facing towards t; no target priority and no hit
+    roll; the Firepower dice is rolled; every other model under the template, friend or foe, is
+    hit unless solid terrain lies between it and the attacker, closest first; cover against the
+    attacker improves saves (7.11); then Blaze."""
+    wid = s.wp[b, f, item, WP_ID]
+    fx = s.fi[b, f, FI_X]
+    fy = s.fi[b, f, FI_Y]
+    k = facing_towards(s.fi[b, t, FI_X] - fx, s.fi[b, t, FI_Y] - fy)
+    s.fi[b, f, FI_FACING] = k
+    emit(s, b, E_SHOT, f, t, wid, p, BAND_SHORT, 0, 0)
+    _, unstable = firepower(s, st, b, f, item, p, 1)
+    nf = s.fi.shape[1]
+    buf = np.empty(nf, np.int64)
+    key = np.empty(nf, np.int64)
+    n = 0
+    for m in range(nf):
+        if m == f or s.fi[b, m, FI_STATE] != FS_ON:
+            continue
+        dx = s.fi[b, m, FI_X] - fx
+        dy = s.fi[b, m, FI_Y] - fy
+        if not in_flame(k, dx, dy) or solid_between(s, st, b, fx, fy, s.fi[b, m, FI_X], s.fi[b, m, FI_Y]):
+            continue
+        buf[n] = m
+        key[n] = dx * dx + dy * dy
+        n += 1
+    sort_by_d2(buf, key, n)
+    bon = np.zeros(n, np.int64)
+    for i in range(n):
+        bon[i] = cover_bonus(cover_grade(clear_rays(s, st, b, f, buf[i], False)))
+    emit(s, b, E_FLAME, f, t, k, n, 0, 0, 0)
+    for i in range(n):
+        area_hit(s, st, b, f, buf[i], wid, p, 0, fx, fy, False, bon[i])
+    blaze_after(s, st, b, f, wid, p, buf, n)
+    if unstable:
+        take_out(s, b, f, OOA_UNSTABLE)
+
+
+@njit(cache=True)
+def flame_through_ductway(s, st, b, f, item, p, t):
+    """Fire Through Ductway with a Template weapon (5.2, [CZ]): instead of the template it
+    automatically hits every model within 2" of the ductway's far end (centre distance to that
+    end cell <= 3, not through walls), friend or foe, closest first; the Firepower dice is rolled;
+    no cover bonus (docs/rules.md)."""
+    wid = s.wp[b, f, item, WP_ID]
+    ex = -1
+    ey = -1
+    for u in range(st.duct.shape[0]):
+        ox, oy = duct_far_end(s, st, b, f, u)
+        if ox >= 0 and clear_within1(s, st, b, ox, oy, s.fi[b, t, FI_X], s.fi[b, t, FI_Y]):
+            ex = ox
+            ey = oy
+            break
+    emit(s, b, E_SHOT, f, t, wid, p, BAND_SHORT, 0, 0)
+    _, unstable = firepower(s, st, b, f, item, p, 1)
+    nf = s.fi.shape[1]
+    buf = np.empty(nf, np.int64)
+    key = np.empty(nf, np.int64)
+    n = 0
+    if ex >= 0:
+        for m in range(nf):
+            if m == f or s.fi[b, m, FI_STATE] != FS_ON:
+                continue
+            dx = s.fi[b, m, FI_X] - ex
+            dy = s.fi[b, m, FI_Y] - ey
+            if dx * dx + dy * dy > 9 or solid_between(s, st, b, ex, ey, s.fi[b, m, FI_X], s.fi[b, m, FI_Y]):
+                continue
+            buf[n] = m
+            key[n] = dx * dx + dy * dy
+            n += 1
+    sort_by_d2(buf, key, n)
+    emit(s, b, E_FLAME, f, t, -1, n, 0, 0, 0)
+    for i in range(n):
+        area_hit(s, st, b, f, buf[i], wid, p, 0, ex, ey, False, 0)
+    blaze_after(s, st, b, f, wid, p, buf, n)
+    if unstable:
+        take_out(s, b, f, OOA_UNSTABLE)

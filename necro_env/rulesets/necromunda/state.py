@@ -32,10 +32,22 @@ G_FU = 17  # fighter owed a post-fight follow-up (coup de grace / consolidate), 
 G_LASTPRIO = 18  # gang that held Priority last round, -1
 G_ENDSTEP = 19  # End phase step in progress
 G_ENDGANG = 20  # position in the priority order for the End phase step in progress
-G_VARIANT = 21  # 0 core, 1 house legacy (reserved)
+G_VARIANT = 21  # VAR_CORE or VAR_HOUSE_LEGACY
 G_FUM0 = 22  # fighters 0-30 engaged with G_FU when it declared its fight (bit mask)
 G_FUM1 = 23  # fighters 31-61
-NG = 24
+G_GGANG = 24  # gang whose group activation (2.4) is in progress, -1 none
+G_GROUP = 25  # bit mask of the slots named for that group that have not activated yet
+G_GNAME = 26  # 1 while the active fighter names its group members (DK_GROUP)
+G_GLEFT = 27  # members the group's leader may still name
+G_CHF = 28  # fighter owed the optional free Fight after its charge (House Legacy), -1
+G_CHFM = 29  # hit modifier of that Fight (-1 when the charger had no line of sight to its target)
+G_SMOKE0 = 30  # smoke clouds (12 Smoke): G_SMOKE0 .. G_SMOKE0 + N_SMOKE - 1 hold centre cell + 1, 0 = none
+N_SMOKE = 4
+NG = 34
+
+VAR_CORE = 0
+VAR_HOUSE_LEGACY = 1
+VARIANTS = {"core": VAR_CORE, "house_legacy": VAR_HOUSE_LEGACY}
 
 PH_PRIORITY = 0
 PH_ACTION = 1
@@ -48,8 +60,11 @@ DK_ACTION = 1  # choose the active fighter's next action, or end its activation
 DK_FOLLOWUP = 2  # after a Fight: free Coup de Grace, consolidate, or decline
 DK_BOTTLE = 3  # End phase: roll the Bottle check or bottle out voluntarily
 DK_FLEE = 4  # start of an Action phase: a bottled gang may retreat from the battle
+DK_GROUP = 5  # a Group Activation leader names its members (2.4)
+DK_CHARGE_FIGHT = 6  # House Legacy: the optional free Fight after a charge (5.3)
 DK_NAMES = {DK_SELECT: "select_fighter", DK_ACTION: "choose_action", DK_FOLLOWUP: "fight_followup",
-            DK_BOTTLE: "bottle_check", DK_FLEE: "voluntary_retreat"}
+            DK_BOTTLE: "bottle_check", DK_FLEE: "voluntary_retreat", DK_GROUP: "group_activation",
+            DK_CHARGE_FIGHT: "charge_fight"}
 
 END_BOTTLE = 0
 END_FLEE = 1
@@ -95,7 +110,17 @@ FI_FREE = 21  # bit mask of Free actions taken this activation
 FI_CARRY = 22  # casket carried, -1
 FI_STOOD = 23  # 1: stood up by an engaging enemy; its next reaction attacks count as having turned to face
 FI_CH = 24  # characteristics start here: FI_CH + CH_*
-NFI = FI_CH + 12
+FI_Z = FI_CH + 12  # floor height (inches) of the fighter's cell; kept in step with FI_X/FI_Y (rules 1.2 levels)
+FI_HL = FI_CH + 13  # House Legacy markers: HL_* bits below
+FI_COND = FI_CH + 14  # condition bit mask C_* below (4.3; rulesets/necromunda/conditions.py)
+FI_CTRL = FI_CH + 15  # Insane: 1 + gang controlling this fighter for its activation, 0 = its own gang
+FI_MOVED = FI_CH + 16  # half-inches moved in its current / last activation (Mounted knock-down)
+NFI = FI_CH + 17
+
+HL_HARD = 1  # Hard Target (4.5)
+HL_MOVED = 2  # the last action of this activation was a Move (two in a row give Hard Target)
+HL_NERVE = 4  # took a Nerve test during the current activation (10.4: one per turn)
+
 
 FS_EMPTY = 0
 FS_ON = 1
@@ -105,6 +130,23 @@ FS_FLED = 3
 PO_STANDING = 0
 PO_PINNED = 1  # Prone and Pinned
 PO_SI = 2  # Prone and Seriously Injured
+
+# conditions (4.3): bits of fi[b, f, FI_COND]; apply/clear functions in conditions.py
+C_BLAZE = 1 << 0
+C_BLIND = 1 << 1
+C_CONCUSSION = 1 << 2
+C_HIDDEN = 1 << 3
+C_INSANE = 1 << 4
+C_WEBBED = 1 << 5
+C_GUNKED = 1 << 6
+C_STARVING = 1 << 7
+C_INTOXICATED = 1 << 8
+C_MOUNTED = 1 << 9
+C_NO_READY = 1 << 10  # Blind without a Ready marker: gets none next Priority phase (4.3)
+C_WIL_DUE = 1 << 11  # Insane 5-6: Willpower test due at the end of this activation (4.3)
+COND_NAMES = {"blaze": C_BLAZE, "blind": C_BLIND, "concussion": C_CONCUSSION, "hidden": C_HIDDEN,
+              "insane": C_INSANE, "webbed": C_WEBBED, "gunked": C_GUNKED, "starving": C_STARVING,
+              "intoxicated": C_INTOXICATED, "mounted": C_MOUNTED}
 
 # ---------------------------------------------------------------- weapons wp[b, F, MW, :]
 WP_ID = 0  # weapon id in the weapon table, -1 for an empty slot
@@ -136,7 +178,7 @@ NEV = 8
 State = namedtuple("State", "g gang fi wp door casket queue rng script spos ev")
 Static = namedtuple(
     "Static",
-    "terrain door_of_cell door_xy term duct deploy los_wall los_obst los_door arc wprof armour",
+    "terrain door_of_cell door_xy term duct deploy los_wall los_obst los_door arc wprof armour height feat",
 )
 
 

@@ -1,9 +1,11 @@
 """Weapon profile look-ups and the ammunition rules (rules 7.6, 12)."""
+import numpy as np
 from numba import njit
 
 from .constants import (
-    CH_S, PF_AMMO, PF_LONG, PF_S, PF_S_USER, PF_TRAITS, PF_VALID, T_LIMITED, T_NOT_YET, T_PLENTIFUL,
-    T_SCARCE, T_UNSTABLE,
+    CH_S, LONG_GRENADE, LONG_MELEE, PF_AMMO, PF_LONG, PF_S, PF_S_USER, PF_SHORT, PF_TRAITS, PF_TRAITS2, PF_VALID,
+    T_LIMITED,
+    T_NOT_YET, T_PLENTIFUL, T_SCARCE, T_UNSTABLE,
 )
 from .dice import FP_AMMO_FACE, FP_HOLES, d6
 from .events import E_AMMO, E_FIREPOWER, E_UNSTABLE, emit
@@ -44,9 +46,34 @@ def can_shoot_with(s, st, b, f, item, p):
     if not profile_usable(s, st, b, f, item, p):
         return False
     wid = s.wp[b, f, item, WP_ID]
-    if st.wprof[wid, p, PF_LONG] <= 0:
+    if st.wprof[wid, p, PF_LONG] == LONG_MELEE or st.wprof[wid, p, PF_LONG] == 0:
         return False
     return s.wp[b, f, item, WP_OOA] == 0
+
+
+@njit(cache=True)
+def long_range(s, st, b, f, wid, p):
+    """Long range in inches: as printed, or S x the multiplier for a grenade (12 Grenade);
+    0 for a Flame template or a melee-only profile."""
+    lng = st.wprof[wid, p, PF_LONG]
+    if lng == LONG_GRENADE:
+        return s.fi[b, f, FI_CH + CH_S] * st.wprof[wid, p, PF_SHORT]
+    return lng if lng > 0 else 0
+
+
+@njit(cache=True)
+def grenade_ammo(s, st, b, f, item, p):
+    """Grenade (12): no Firepower dice; after the attack an automatic Ammo test. On a failure
+    that grenade is used up for the battle."""
+    wid = s.wp[b, f, item, WP_ID]
+    need = st.wprof[wid, p, PF_AMMO]
+    r = d6(s, b)
+    ok = r >= need
+    emit(s, b, E_AMMO, f, -1, r, need, 1 if ok else 0, item, 0)
+    if not ok:
+        s.wp[b, f, item, WP_OOA] = 1
+        s.wp[b, f, item, WP_DEAD] |= WP_JAMMED
+    return ok
 
 
 @njit(cache=True, inline="always")
@@ -140,3 +167,9 @@ def can_reload(s, st, b, f, item):
 @njit(cache=True)
 def plentiful(st, wid, p):
     return (st.wprof[wid, p, PF_TRAITS] & T_PLENTIFUL) != 0
+
+
+@njit(cache=True, inline="always")
+def traits_of(st, wid, p):
+    """A profile's traits as one int64: the T_* bits of PF_TRAITS and the T2_* bits (PF_TRAITS2 << 32)."""
+    return np.int64(st.wprof[wid, p, PF_TRAITS]) | (np.int64(st.wprof[wid, p, PF_TRAITS2]) << 32)
