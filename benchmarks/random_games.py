@@ -1,10 +1,20 @@
 """Random-play soak benchmark: many games of uniform random legal play.
 
-    python -m benchmarks.random_games [--games 10000] [--seed 0] [--boards all] [--gangs 2] [--workers 1] [--json]
+    python -m benchmarks.random_games [--games 10000] [--seed 0] [--boards all] [--gangs 2] [--workers 1]
+                                      [--generated KIND:FIRST-LAST] [--variant core|house_legacy] [--json]
 
 Game i uses seed ``seed + i``: the seed picks the board and the gangs and drives both
 the deployment, the dice and the random player, so any game can be replayed alone with
 ``--only SEED`` (which re-raises its exception with the full traceback).
+
+``--generated sector:0-99`` plays on boards of ``necro_env.config.generator.generate``
+(kind ``sector``: open ground with raised platforms; ``zm``: Zone Mortalis) instead of the
+shipped boards: game i plays on the board with seed ``FIRST + (i mod N)`` (N boards in the
+range), 24x24 with as many deployment zones as the largest --gangs value, doors closed at the
+start. Building a board and its line-of-sight tables costs about 0.6 s, so the games are
+played grouped by board (all games of one board, then the next; workers split the boards),
+with one generated board alive at a time. Replay one game with the same --seed, --generated
+and --gangs plus ``--only SEED``.
 
 Prints games played, exceptions (must be 0; the first tracebacks are shown with their
 seeds), decisions and rounds per game, the outcome split (wins per gang position, draws
@@ -28,44 +38,117 @@ BOARDS = ("zm_corridors", "zm_hall", "zm_cross")
 GANGS = ("orlock", "goliath", "escher", "van_saar")
 ROUND_LIMIT = 12
 
+GEN_KINDS = ("sector", "zm", "zone_mortalis")
+VARIANTS = ("core", "house_legacy")
+
 _GAMES: dict = {}
 _GANG_SPECS: dict = {}
 
 
-def _game(board: str, gangs: tuple):
-    """A cached Game per (board, gangs); doors start closed as in the default scenario."""
-    key = (board, gangs)
+@dataclasses.dataclass(frozen=True)
+class Generated:
+    """Boards of ``generate(kind, seed=first..last, n_zones=n_zones)``; game seed s plays on board
+    ``first + ((s - base) mod count)`` where ``base`` is the run's --seed."""
+    kind: str
+    first: int
+    last: int
+    n_zones: int = 2
+    base: int = 0
+
+    @property
+    def count(self) -> int:
+        return self.last - self.first + 1
+
+    def board_seed(self, seed: int) -> int:
+        return self.first + (seed - self.base) % self.count
+
+    def label(self) -> str:
+        return f"{self.kind}:{self.first}-{self.last}"
+
+
+def parse_generated(text: str, n_zones: int = 2, base: int = 0) -> Generated:
+    """``KIND:FIRST-LAST`` (or ``KIND:SEED``) -> Generated; ValueError naming what is wrong."""
+    kind, sep, rng = text.partition(":")
+    if not sep or kind not in GEN_KINDS:
+        raise ValueError(f"--generated {text!r}: expected KIND:FIRST-LAST with KIND one of {', '.join(GEN_KINDS)}")
+    lo, _, hi = rng.partition("-")
+    try:
+        first, last = int(lo), int(hi if hi else lo)
+    except ValueError:
+        raise ValueError(f"--generated {text!r}: FIRST-LAST must be integers, e.g. sector:0-99") from None
+    if first < 0 or last < first:
+        raise ValueError(f"--generated {text!r}: need 0 <= FIRST <= LAST")
+    return Generated(kind, first, last, n_zones, base)
+
+
+def _gang_specs(gangs):
+    from necro_env.config import load_gang
+
+    for g in gangs:
+        if g not in _GANG_SPECS:
+            _GANG_SPECS[g] = load_gang(f"gangs/{g}.yaml")
+    return [_GANG_SPECS[g] for g in gangs]
+
+
+def _board_spec(board, gen: Generated | None):
+    """The BoardSpec of a shipped board name or a generated board seed; doors start closed as in
+    the default scenario (doors_start: closed)."""
+    from necro_env.config import load_board
+    from necro_env.core.terrain import DOOR_CLOSED, DOOR_OPEN
+
+    if gen is None:
+        spec = load_board(f"boards/{board}.yaml")
+    else:
+        from necro_env.config.generator import generate
+
+        spec = generate(gen.kind, seed=board, n_zones=gen.n_zones)
+    doors = spec.doors.copy()
+    doors[doors[:, 2] == DOOR_OPEN, 2] = DOOR_CLOSED
+    return dataclasses.replace(spec, doors=doors)
+
+
+def _game(board, gangs: tuple, gen: Generated | None = None, variant: str = "core"):
+    """A cached Game per (board, gangs, variant). Shipped boards stay cached; a generated board
+    drops the Games of the previous generated board (one generated board alive at a time)."""
+    key = (gen.kind if gen else None, board, gangs, variant)
     if key not in _GAMES:
-        from necro_env.config import load_board, load_gang
         from necro_env.rulesets.necromunda.game import Game
 
-        spec = load_board(f"boards/{board}.yaml")
-        doors = spec.doors.copy()
-        doors[doors[:, 2] == 1, 2] = 0  # doors_start: closed
-        spec = dataclasses.replace(spec, doors=doors)
-        for g in gangs:
-            if g not in _GANG_SPECS:
-                _GANG_SPECS[g] = load_gang(f"gangs/{g}.yaml")
-        _GAMES[key] = Game(spec, [_GANG_SPECS[g] for g in gangs], round_limit=ROUND_LIMIT)
+        if gen is not None:
+            for k in [k for k in _GAMES if k[0] is not None and k[1] != board]:
+                del _GAMES[k]
+        spec = next((g.board for k, g in _GAMES.items() if k[:2] == key[:2]), None)
+        if spec is None:
+            spec = _board_spec(board, gen)
+        zones = int(spec.deploy.max()) + 1
+        if len(gangs) > zones:
+            raise ValueError(f"board {spec.name} has {zones} deployment zones, {len(gangs)} gangs asked for")
+        _GAMES[key] = Game(spec, _gang_specs(gangs), round_limit=ROUND_LIMIT, variant=variant)
     return _GAMES[key]
 
 
-def game_config(seed: int, boards, n_gangs):
-    """The board and gangs of the game with this seed."""
+def game_config(seed: int, boards, n_gangs, gen: Generated | None = None):
+    """The board and gangs of the game with this seed (a generated board: its board seed)."""
     r = random.Random(seed * 7919 + 17)
     board = boards[r.randrange(len(boards))]
+    if gen is not None:
+        board = gen.board_seed(seed)
     n = n_gangs[r.randrange(len(n_gangs))]
     gangs = tuple(GANGS[r.randrange(len(GANGS))] for _ in range(n))
     return board, gangs
 
 
-def play(seed: int, boards, n_gangs):
+def board_label(board, gen: Generated | None) -> str:
+    return str(board) if gen is None else f"gen_{gen.kind}_{board}"
+
+
+def play(seed: int, boards, n_gangs, gen: Generated | None = None, variant: str = "core"):
     """One game of uniform random legal play. Returns (board, gangs, decisions, rounds,
     winner, truncated, event rows of the whole game)."""
     from necro_env.rulesets.necromunda.state import G_EVN, G_EVOVF
 
-    board, gangs = game_config(seed, boards, n_gangs)
-    game = _game(board, gangs)
+    board, gangs = game_config(seed, boards, n_gangs, gen)
+    game = _game(board, gangs, gen, variant)
     game.reset(seed)
     r = random.Random(seed)
     s = game.state
@@ -144,6 +227,105 @@ def _notable(ev) -> Counter:
     put("blind fire", act & (a == C.A_BLIND_FIRE))
     put("twin sidearm shots", act & (a == C.A_SHOOT_TWIN))
     put("refractor field rolls", k == E.E_FIELD)
+    out.update(_notable_rules(ev))
+    return out
+
+
+_TRAITS = None
+
+
+def _weapon_traits():
+    """T_* trait masks per (weapon id, profile) of the default weapon table (the Games' table)."""
+    global _TRAITS
+    if _TRAITS is None:
+        from necro_env.config import load_weapons
+        from necro_env.rulesets.necromunda.constants import PF_TRAITS
+
+        _TRAITS = np.asarray(load_weapons().profiles[:, :, PF_TRAITS], np.int64)
+    return _TRAITS
+
+
+def _notable_rules(ev) -> Counter:
+    """Counts of the levels, template, condition, group activation and House Legacy events."""
+    from necro_env.rulesets.necromunda import codec as C
+    from necro_env.rulesets.necromunda import condition_effects as CE
+    from necro_env.rulesets.necromunda import events as E
+    from necro_env.rulesets.necromunda import movement as M
+    from necro_env.rulesets.necromunda import shooting as SH
+    from necro_env.rulesets.necromunda.constants import T_BLAST, T_GRENADE, T_SMOKE, T_TEMPLATE
+    from necro_env.rulesets.necromunda.state import COND_NAMES
+
+    k = ev[:, 0].astype(np.int64)
+    a, b_, c, d = (ev[:, i].astype(np.int64) for i in (3, 4, 5, 6))
+    out = Counter()
+
+    def put(name, sel):
+        out[name] += int(np.count_nonzero(sel))
+
+    # levels (6.5-6.7)
+    fall = k == E.E_FALL
+    put("falls", fall)
+    put("falls onto a fighter", fall & (d >= 0))
+    out["fall height total (inches)"] += int(c[fall].sum())
+    for reason, name in ((M.INIT_JUMP, "jump down"), (M.INIT_LEAP, "leap a gap"), (M.INIT_EDGE, "prone near edge")):
+        sel = (k == E.E_INIT) & (d == reason)
+        put(f"initiative tests: {name}", sel)
+        put(f"initiative tests failed: {name}", sel & (c == 0))
+    # shots by weapon trait (E_SHOT a = weapon, b = profile)
+    traits = _weapon_traits()
+    shot = np.flatnonzero(k == E.E_SHOT)
+    ok = (a[shot] >= 0) & (a[shot] < traits.shape[0]) & (b_[shot] >= 0) & (b_[shot] < traits.shape[1])
+    st = np.zeros(len(shot), np.int64)
+    st[ok] = traits[a[shot][ok], b_[shot][ok]]
+    put("shots with a Blast weapon", (st & T_BLAST) != 0)
+    put("shots with a Smoke weapon", (st & T_SMOKE) != 0)
+    put("shots with a Template weapon", (st & T_TEMPLATE) != 0)
+    put("grenade throws", (st & T_GRENADE) != 0)
+    put("shoot at a point (shoot_cell)", (k == E.E_ACTION) & (a == C.A_SHOOT_CELL))
+    # Blast / Smoke markers (7.9): the weapon is the one of the latest E_SHOT before the marker
+    blast = np.flatnonzero(k == E.E_BLAST)
+    smoke = np.zeros(len(blast), np.bool_)
+    if len(blast) and len(shot):
+        j = np.searchsorted(shot, blast) - 1
+        smoke = (j >= 0) & ((st[np.maximum(j, 0)] & T_SMOKE) != 0)
+    placed = c[blast] != SH.PLACE_DUD
+    put("blasts (markers placed, not smoke)", placed & ~smoke)
+    out["models hit by blasts"] += int(d[blast][~smoke].sum())
+    put("smoke clouds placed", placed & smoke)
+    put("smoke clouds dissipated", k == E.E_SMOKE_GONE)
+    for pl, name in ((SH.PLACE_ON_TARGET, "on target"), (SH.PLACE_SCATTERED, "scattered"),
+                     (SH.PLACE_MISFIRE, "misfire"), (SH.PLACE_DUD, "dud"), (SH.PLACE_SLID, "slid into range")):
+        put(f"blast/smoke markers {name}", c[blast] == pl)
+    put("scatter rolls", k == E.E_SCATTER)
+    # Flame templates (7.10)
+    flame = k == E.E_FLAME
+    put("flame templates", flame)
+    put("flame templates through a ductway", flame & (a == -1))
+    out["models hit by flame templates"] += int(b_[flame].sum())
+    put("weapon trait rolls", k == E.E_TRAIT)
+    # conditions (4.3): E_CONDITION a = condition bit, b = gained
+    cond = k == E.E_CONDITION
+    for name, bit in COND_NAMES.items():
+        put(f"condition gained: {name}", cond & (b_ == 1) & (a == bit))
+    put("conditions lost", cond & (b_ == 0))
+    put("blaze moves", k == E.E_BLAZE_MOVE)
+    put("fires put out", (k == E.E_EXTINGUISH) & (c == 1))
+    put("insane activation rolls", k == E.E_INSANE)
+    put("insane fighters controlled by an enemy", (k == E.E_INSANE) & (b_ == CE.INSANE_CONTROLLED))
+    put("willpower tests", k == E.E_WILL)
+    put("cannibalise", k == E.E_CANNIBALISE)
+    put("mounted knocked down", (k == E.E_KNOCKED_DOWN) & (c == 1))
+    put("unstable weapon rolls", k == E.E_UNSTABLE)
+    # group activation (2.4)
+    grp = k == E.E_GROUP
+    put("group activation members named", grp)
+    ga = np.flatnonzero(grp | (k == E.E_ACTIVATE))  # a group: the first member named since an activation
+    first = grp[ga] & np.concatenate(([True], ~grp[ga][:-1])) if len(ga) else ga
+    put("group activations", first)
+    # House Legacy (--variant house_legacy)
+    put("house legacy: hard targets", k == E.E_HARD_TARGET)
+    put("house legacy: broken self-rally tests", k == E.E_SELF_RALLY)
+    put("house legacy: broken self-rallies passed", (k == E.E_SELF_RALLY) & (c == 1))
     return out
 
 

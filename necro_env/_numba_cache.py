@@ -7,8 +7,10 @@ key the cache folder by a hash of the compiled sources:
 - the *engine* (``core/`` and ``rulesets/``) compiles into ``<base>/<engine hash>``;
 - *leaf* modules (numba code that calls the engine but that the engine never imports:
   ``necro_env/policies``, ``necro_env/batch``) decorate with :func:`leaf_njit`, which
-  compiles into ``<base>/<engine hash>-<leaf hash>``. Editing a policy then recompiles
-  the leaf functions only; the engine functions they call load from the engine cache.
+  compiles into ``<base>/<engine hash>-<leaf hash>``. The leaf hash covers the module's
+  own package and the leaf packages it builds on (``batch`` calls ``policies``, so a
+  policy edit recompiles both; a batch edit recompiles the batch kernels only). The engine
+  functions they call load from the engine cache.
 
 An explicit ``NUMBA_CACHE_DIR`` is respected for everything.
 """
@@ -20,7 +22,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ENGINE_GLOBS = ("core/*.py", "rulesets/**/*.py")
-LEAF_GLOBS = ("policies/*.py", "batch/*.py")
+# leaf package -> the source globs its compiled code depends on (itself and the leaves it calls)
+LEAF_DEPS = {
+    "policies": ("policies/*.py",),
+    "batch": ("policies/*.py", "batch/*.py"),
+}
 
 
 def _hash(globs) -> str:
@@ -49,13 +55,22 @@ def engine_cache_dir() -> str | None:
     return _ready(_base() / _hash(ENGINE_GLOBS))
 
 
-_LEAF_DIR: list = []
+_LEAF_DIR: dict = {}
 
 
-def leaf_cache_dir() -> str | None:
-    if not _LEAF_DIR:
-        _LEAF_DIR.append(_ready(_base() / f"{_hash(ENGINE_GLOBS)}-{_hash(LEAF_GLOBS)}"))
-    return _LEAF_DIR[0]
+def leaf_cache_dir(package: str = "policies") -> str | None:
+    """Cache folder of the leaf package (``policies`` or ``batch``)."""
+    if package not in _LEAF_DIR:
+        _LEAF_DIR[package] = _ready(_base() / f"{_hash(ENGINE_GLOBS)}-{package}-{_hash(LEAF_DEPS[package])}")
+    return _LEAF_DIR[package]
+
+
+def _leaf_package(f) -> str:
+    parts = f.__module__.split(".")
+    for name in LEAF_DEPS:
+        if name in parts:
+            return name
+    return "policies"  # leaf code elsewhere (scripts, tests) builds on the policies at most
 
 
 def configure() -> None:
@@ -79,10 +94,11 @@ def leaf_njit(fn=None, **options):
     import numba
 
     def deco(f):
-        if os.environ.get("NUMBA_CACHE_DIR") or leaf_cache_dir() is None:
+        path = leaf_cache_dir(_leaf_package(f))
+        if os.environ.get("NUMBA_CACHE_DIR") or path is None:
             return numba.njit(cache=True, **options)(f)
         old = numba.config.CACHE_DIR
-        numba.config.CACHE_DIR = leaf_cache_dir()
+        numba.config.CACHE_DIR = path
         try:
             return numba.njit(cache=True, **options)(f)
         finally:

@@ -22,21 +22,21 @@ from .._numba_cache import leaf_njit
 from ..envs import encoders as E
 from ..rulesets.necromunda.state import (
     CK_STATE, CK_X, CK_Y, DR_STATE, FI_ACTS, FI_AIMED, FI_FLESH, FI_POSTURE, FI_READY, FI_STATE, FI_WOUNDS,
-    FI_X, FI_Y, FS_ON, G_ACTIVE, G_DGANG, G_DK, G_DONE, G_FU, G_PRIORITY, G_ROUND, G_ROUND_LIMIT, GG_BOTTLED,
+    FI_COND, FI_CTRL, FI_X, FI_Y, FI_Z, FS_ON, G_ACTIVE, G_DGANG, G_DK, G_DONE, G_FU, G_PRIORITY, G_ROUND, G_ROUND_LIMIT, GG_BOTTLED,
     GG_CREW, GG_ORDER, GG_OUT, GG_RETREATED, PO_SI, WP_DEAD, WP_JAMMED, WP_OOA,
 )
 
 EntityTables = namedtuple(
     "EntityTables",
     "fstatic inv_w tough inv_t perm inv code_cols code_w code_tab inv_wh planes door_x door_y door_channel "
-    "dk_order fcol gcol bcol",
+    "dk_order fcol gcol bcol cond_bits",
 )
 
 # positions in EntityTables.fcol (fighter columns)
 FC_X, FC_Y, FC_STANDING, FC_ENGAGED, FC_ACTIVE, FC_ACTIONS, FC_AIMED, FC_FOLLOWUP, FC_WOUNDS, FC_TOUGH, \
-    FC_FLESH, FC_NBASE, FC_NWFEAT, FC_W_OOA, FC_W_JAM, FC_NCODE, FC_N = range(17)
+    FC_FLESH, FC_COND0, FC_CTRL, FC_NBASE, FC_NWFEAT, FC_W_OOA, FC_W_JAM, FC_NCODE, FC_N = range(19)
 _FCOL_NAMES = ("x", "y", "standing", "engaged", "active", "actions_left", "aimed", "followup", "wounds",
-               "toughness", "flesh_wounds")
+               "toughness", "flesh_wounds", "cond_" + E._CONDS[0], "controlled")
 # positions in EntityTables.gcol (global features)
 _GCOL_NAMES = ("round", "decision_select_fighter", "my_decision", "own_priority", "turn_position", "own_active",
                "active_actions_left", "own_bottled", "enemy_bottled", "own_out", "enemy_out", "own_in_action",
@@ -74,6 +74,7 @@ def entity_tables(game, template=None) -> EntityTables:
         fcol=np.array(fcol, np.int64),
         gcol=np.array([G[n] for n in _GCOL_NAMES], np.int64),
         bcol=np.array([B["casket"], B["casket_opened"]], np.int64),
+        cond_bits=np.ascontiguousarray(E._COND_BITS, np.int64),
     )
 
 
@@ -118,11 +119,15 @@ def encode_fighters(s, b, gang, et, out):
         out[r, fc[FC_WOUNDS]] = _clip01(np.float32(s.fi[b, f, FI_WOUNDS]) * et.inv_w[gang, r])
         out[r, fc[FC_TOUGH]] = _clip01(np.float32(et.tough[gang, r] - np.float32(fl)) * sixth)
         out[r, fc[FC_FLESH]] = _clip01(np.float32(fl) * et.inv_t[gang, r])
+        cond = np.int64(s.fi[b, f, FI_COND])
+        for k in range(et.cond_bits.shape[0]):
+            out[r, fc[FC_COND0] + k] = on if (cond & et.cond_bits[k]) != 0 else np.float32(0.0)
+        out[r, fc[FC_CTRL]] = on if s.fi[b, f, FI_CTRL] != 0 else np.float32(0.0)
         for j in range(mw):
             base = nbase + j * nwf
             out[r, base + fc[FC_W_OOA]] = one if s.wp[b, f, j, WP_OOA] != 0 else np.float32(0.0)
             out[r, base + fc[FC_W_JAM]] = one if (s.wp[b, f, j, WP_DEAD] & WP_JAMMED) != 0 else np.float32(0.0)
-    # engaged: Standing and at Chebyshev distance 1 from a Standing fighter of another gang
+    # engaged: Standing, at Chebyshev distance 1 and the same height as a Standing fighter of another gang
     stc = fc[FC_STANDING]
     for r in range(nf):
         if out[r, stc] == 0.0:
@@ -135,7 +140,7 @@ def encode_fighters(s, b, gang, et, out):
                 continue
             f2 = et.perm[gang, r2]
             d = max(abs(s.fi[b, f2, FI_X] - x), abs(s.fi[b, f2, FI_Y] - y))
-            if d == 1:
+            if d == 1 and s.fi[b, f2, FI_Z] == s.fi[b, f, FI_Z]:  # base contact: same floor height
                 out[r, fc[FC_ENGAGED]] = one
                 break
     act = s.g[b, G_ACTIVE]
@@ -169,7 +174,8 @@ def encode_globals(s, b, gang, et, out):
     out[gc[GC_PRIO]] = 1.0 if s.g[b, G_PRIORITY] == gang else 0.0
     out[gc[GC_TURN]] = min(max(s.gang[b, gang, GG_ORDER], 0), ng - 1) / max(1, ng - 1)
     act = s.g[b, G_ACTIVE]
-    if 0 <= act < nf and act // mf == gang:
+    # an Insane fighter controlled by this gang counts as its own for this activation (4.3)
+    if 0 <= act < nf and (s.fi[b, act, FI_CTRL] - 1 if s.fi[b, act, FI_CTRL] > 0 else act // mf) == gang:
         out[gc[GC_OWN_ACTIVE]] = 1.0
         out[gc[GC_ACT_LEFT]] = min(max(np.int64(s.fi[b, act, FI_ACTS]), 0), 2) / 2.0
     ne = ng - 1

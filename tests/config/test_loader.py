@@ -133,6 +133,7 @@ def test_weapon_table_shape_and_unused_rows():
 
 
 def test_lasgun():
+    """§13.1 Weapon profiles: the lasgun row as the starter table gives it."""
     r = row(load_weapons(), "lasgun")
     expected = {PF_VALID: 1, PF_SHORT: 18, PF_LONG: 24, PF_ACC_S: 1, PF_ACC_L: 0, PF_S: 3, PF_S_USER: 0,
                 PF_AP: 0, PF_D: 1, PF_AMMO: 2, PF_RAPID: 0, PF_BLAST: 0, PF_TRAITS: T_PLENTIFUL}
@@ -140,6 +141,7 @@ def test_lasgun():
 
 
 def test_shotgun_profiles():
+    """§13.1 Weapon profiles: a two-profile weapon (shotgun solid / scatter)."""
     w = load_weapons()
     assert w.profile_names[w.index["shotgun"]] == ("solid", "scatter")
     solid, scatter = row(w, "shotgun", "solid"), row(w, "shotgun", "scatter")
@@ -151,6 +153,7 @@ def test_shotgun_profiles():
 
 
 def test_chainsword_and_bolt_pistol():
+    """§13.1 Weapon profiles: a melee and a sidearm profile."""
     w = load_weapons()
     cs = row(w, "chainsword")
     assert (cs[PF_SHORT], cs[PF_LONG], cs[PF_ACC_S], cs[PF_S], cs[PF_S_USER], cs[PF_AP], cs[PF_D], cs[PF_AMMO]) == (
@@ -195,6 +198,7 @@ def test_armour_table():
 
 
 def test_houses():
+    """§13.2 Fighter archetypes: every house has the five fighter types with their profiles."""
     for name in HOUSES:
         house = load_house(f"houses/{name}.yaml")
         assert set(house.types) == {"leader", "champion", "ganger", "juve", "specialist"}

@@ -31,8 +31,9 @@ def test_random_action_is_deterministic_and_minus_one_when_nothing_is_legal():
 
 
 def test_leaf_functions_cache_apart_from_the_engine():
-    leaf = _numba_cache.leaf_cache_dir()
+    leaf = _numba_cache.leaf_cache_dir("policies")
     if leaf is None:  # read-only home: numba's default location is used for everything
         return
-    assert leaf.startswith(_numba_cache.engine_cache_dir() + "-")
+    assert leaf.startswith(_numba_cache.engine_cache_dir() + "-policies-")
     assert random_action._cache._cache_path.startswith(leaf)
+    assert _numba_cache.leaf_cache_dir("batch").startswith(_numba_cache.engine_cache_dir() + "-batch-")

@@ -1,0 +1,110 @@
+"""docs/rules_coverage.md: one row per section of the rules digest, with the rule tests
+that cite it. Run ``python tests/rules/coverage_table.py --write`` after adding rule tests;
+tests/rules/test_rules_coverage.py fails when the file is stale.
+
+A test cites a section with "§N" or "§N.M" in its docstring (or, if it has none, in its
+module's docstring). The status and note columns are edited by hand and kept on rewrite:
+every row must say ``implemented`` or ``out of scope`` (with the reason in the note).
+"""
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "rules_coverage.md"
+DIGEST = ROOT.parent / "shared" / "rules" / "necromunda.md"  # present in development checkouts
+TEST_GLOBS = ("rules/test_*.py", "config/test_*.py", "api/test_*.py")
+CITE = re.compile(r"§(\d+(?:\.\d+)?)")
+ROW = re.compile(r"^\| §(\d+(?:\.\d+)?) \| (.*?) \| (implemented|out of scope|undecided) \| (.*?) \| (\d+) \| (.*) \|$")
+STATUSES = ("implemented", "out of scope")
+
+HEADER = """# Rules coverage
+
+One row per section of `../shared/rules/necromunda.md`. *implemented*: the engine applies it and
+the listed tests (tests/rules/ scenario tests with scripted dice; tests/config/ and tests/api/
+where they cite the section) check it; *out of scope*: not built, with
+the reason. Interpretations are in docs/rules.md under the same section numbers.
+
+Generated test columns: `python tests/rules/coverage_table.py --write` (checked by
+tests/rules/test_rules_coverage.py). Status and note are edited by hand.
+
+| § | section | status | note | tests | test names |
+|---|---|---|---|---|---|
+"""
+
+
+def digest_sections(text: str):
+    out = []
+    for line in text.splitlines():
+        m = re.match(r"^#{2,3} (\d+(?:\.\d+)?)\.? (.*)$", line)
+        if m:
+            title = re.sub(r"\s*\[[A-Z0-9]+\]( unless marked)?", "", m.group(2)).strip()
+            out.append((m.group(1), title))
+    return out
+
+
+def read_doc():
+    rows = {}
+    order = []
+    if DOC.exists():
+        for line in DOC.read_text().splitlines():
+            m = ROW.match(line)
+            if m:
+                sec, title, status, note = m.group(1), m.group(2), m.group(3), m.group(4)
+                rows[sec] = dict(title=title, status=status, note=note)
+                order.append(sec)
+    return order, rows
+
+
+def citations():
+    """section -> sorted list of 'file::test' ids citing it."""
+    found: dict[str, set] = {}
+    for path in sorted(q for g in TEST_GLOBS for q in (ROOT / "tests").glob(g)):
+        tree = ast.parse(path.read_text())
+        module_cites = set(CITE.findall(ast.get_docstring(tree) or ""))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+                cites = set(CITE.findall(ast.get_docstring(node) or "")) or module_cites
+                for sec in cites:
+                    found.setdefault(sec, set()).add(f"{path.parent.name}/{path.name}::{node.name}")
+    return {k: sorted(v) for k, v in found.items()}
+
+
+def covered(sec: str, cites: dict) -> list:
+    """Tests citing the section, or (for a top-level section) citing the section itself only."""
+    return cites.get(sec, [])
+
+
+def render(sections, rows, cites) -> str:
+    lines = [HEADER.rstrip("\n")]
+    for sec, title in sections:
+        r = rows.get(sec, dict(status="undecided", note=""))
+        names = covered(sec, cites)
+        lines.append(f"| §{sec} | {title} | {r['status']} | {r['note']} | {len(names)} | "
+                     f"{', '.join(f'`{n}`' for n in names)} |")
+    counts = {s: sum(1 for sec, _ in sections if rows.get(sec, {}).get("status") == s) for s in STATUSES}
+    lines.append("")
+    lines.append(f"Rows: {len(sections)}; implemented: {counts['implemented']}; "
+                 f"out of scope: {counts['out of scope']}.")
+    return "\n".join(lines) + "\n"
+
+
+def build():
+    order, rows = read_doc()
+    if DIGEST.exists():
+        sections = digest_sections(DIGEST.read_text())
+    else:
+        sections = [(s, rows[s]["title"]) for s in order]
+    return sections, rows, render(sections, rows, citations())
+
+
+if __name__ == "__main__":
+    sections, rows, text = build()
+    if "--write" in sys.argv:
+        DOC.write_text(text)
+        print(f"wrote {DOC}")
+    else:
+        print(text)
