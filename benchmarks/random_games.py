@@ -252,7 +252,12 @@ def _notable_rules(ev) -> Counter:
     from necro_env.rulesets.necromunda import events as E
     from necro_env.rulesets.necromunda import movement as M
     from necro_env.rulesets.necromunda import shooting as SH
-    from necro_env.rulesets.necromunda.constants import T_BLAST, T_GRENADE, T_SMOKE, T_TEMPLATE
+    from necro_env.rulesets.necromunda.constants import (
+        T_BLAST,
+        T_GRENADE,
+        T_SMOKE,
+        T_TEMPLATE,
+    )
     from necro_env.rulesets.necromunda.state import COND_NAMES
 
     k = ev[:, 0].astype(np.int64)
@@ -330,33 +335,48 @@ def _notable_rules(ev) -> Counter:
 
 
 def run_chunk(args):
-    """Play games seeds[lo:hi]; return aggregated statistics (picklable)."""
+    """Play the games of a job (seeds, boards, n_gangs[, gen, variant]); return aggregated
+    statistics (picklable)."""
     from necro_env.rulesets.necromunda.events import E_ACTION
 
-    seeds, boards, n_gangs = args
+    seeds, boards, n_gangs = args[:3]
+    gen = args[3] if len(args) > 3 else None
+    variant = args[4] if len(args) > 4 else "core"
     res = {"decisions": [], "rounds": [], "outcomes": Counter(), "events": Counter(), "actions": Counter(),
            "exceptions": [], "time": 0.0, "configs": Counter()}
     t0 = time.perf_counter()
     for seed in seeds:
         try:
-            board, gangs, n, rounds, winner, trunc, ev = play(seed, boards, n_gangs)
-        except Exception:
-            res["exceptions"].append((seed, game_config(seed, boards, n_gangs), traceback.format_exc()))
+            board, gangs, n, rounds, winner, trunc, ev = play(seed, boards, n_gangs, gen, variant)
+        except Exception:  # noqa: BLE001 - every exception is counted and reported with its seed
+            board, gangs = game_config(seed, boards, n_gangs, gen)
+            res["exceptions"].append((seed, (board_label(board, gen), gangs), traceback.format_exc()))
             continue
         res["decisions"].append(n)
         res["rounds"].append(rounds)
-        res["configs"][(board, len(gangs))] += 1
+        res["configs"][(board if gen is None else f"generated {gen.label()}", len(gangs))] += 1
         if trunc:
             res["outcomes"]["truncated (round limit)"] += 1
         elif winner < 0:
             res["outcomes"]["draw by elimination"] += 1
         else:
             res["outcomes"][f"win gang position {winner}"] += 1
-        res["events"] += _notable(ev)
+        res["events"].update(_notable(ev))  # update keeps zero counts (+= would drop them)
         kinds = np.bincount(ev[ev[:, 0] == E_ACTION, 3].astype(np.int64))  # action kinds of activated fighters
         res["actions"].update({k: int(v) for k, v in enumerate(kinds) if v})
     res["time"] = time.perf_counter() - t0
     return res
+
+
+def make_jobs(seed0: int, games: int, boards, n_gangs, gen: Generated | None = None, variant: str = "core",
+              chunk: int = 20):
+    """The jobs of a run. Shipped boards: chunks of ``chunk`` consecutive seeds. Generated boards:
+    one job per board, all its games (seeds seed0 + i with i = board index mod N), so a board is
+    built once per run and workers split the boards."""
+    seeds = list(range(seed0, seed0 + games))
+    if gen is None:
+        return [(seeds[i:i + chunk], boards, n_gangs, None, variant) for i in range(0, len(seeds), chunk)]
+    return [(seeds[j::gen.count], boards, n_gangs, gen, variant) for j in range(min(gen.count, games))]
 
 
 def merge(parts):
@@ -379,6 +399,9 @@ def main(argv=None):
     ap.add_argument("--gangs", default="2", help="gangs per game: a comma list of 2, 3, 4 (e.g. 2,3,4)")
     ap.add_argument("--workers", type=int, default=1, help="processes (each compiles/loads the JIT cache)")
     ap.add_argument("--only", type=int, default=None, help="replay the game with this seed and re-raise")
+    ap.add_argument("--generated", default=None, metavar="KIND:FIRST-LAST",
+                    help="play on generated boards (KIND sector or zm; board seeds FIRST..LAST) instead of --boards")
+    ap.add_argument("--variant", default="core", choices=VARIANTS, help="rules variant")
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
     ap.add_argument("--no-progress", action="store_true")
     args = ap.parse_args(argv)
@@ -389,16 +412,20 @@ def main(argv=None):
     n_gangs = tuple(int(x) for x in args.gangs.split(","))
     if any(not 2 <= n <= 4 for n in n_gangs):
         ap.error("--gangs: each number of gangs must be 2, 3 or 4 (the boards have 4 deployment zones)")
+    gen = None
+    if args.generated:
+        try:
+            gen = parse_generated(args.generated, n_zones=max(n_gangs), base=args.seed)
+        except ValueError as e:
+            ap.error(str(e))
 
     if args.only is not None:
-        board, gangs, n, rounds, winner, trunc, _ = play(args.only, boards, n_gangs)
-        print(f"seed {args.only}: {board} {gangs}: {n} decisions, {rounds} rounds, winner {winner}, "
-              f"truncated {trunc}")
+        board, gangs, n, rounds, winner, trunc, _ = play(args.only, boards, n_gangs, gen, args.variant)
+        print(f"seed {args.only}: {board_label(board, gen)} {gangs}: {n} decisions, {rounds} rounds, "
+              f"winner {winner}, truncated {trunc}")
         return 0
 
-    seeds = list(range(args.seed, args.seed + args.games))
-    chunk = 20
-    jobs = [(seeds[i:i + chunk], boards, n_gangs) for i in range(0, len(seeds), chunk)]
+    jobs = make_jobs(args.seed, args.games, boards, n_gangs, gen, args.variant)
     progress = None
     if not args.no_progress and not args.json:
         try:
@@ -416,7 +443,8 @@ def main(argv=None):
                 if progress:
                     progress.update(len(p["decisions"]) + len(p["exceptions"]))
     else:
-        _game(*game_config(args.seed, boards, n_gangs)).reset(0)  # load/compile before timing games
+        board, gangs = game_config(args.seed, boards, n_gangs, gen)
+        _game(board, gangs, gen, args.variant).reset(0)  # load/compile before timing games
         for job in jobs:
             p = run_chunk(job)
             parts.append(p)
@@ -443,7 +471,9 @@ def summarize(r, args, wall):
     return {
         "games": args.games,
         "seed": args.seed,
-        "boards": args.boards,
+        "boards": args.generated and f"generated {args.generated}" or args.boards,
+        "variant": args.variant,
+        "generated": args.generated,
         "gangs_per_game": args.gangs,
         "exceptions": len(r["exceptions"]),
         "exception_seeds": [s for s, _, _ in r["exceptions"]][:100],
@@ -464,11 +494,12 @@ def summarize(r, args, wall):
 
 def report(sm, r):
     print(f"games                 {sm['games']}  (seeds {sm['seed']}..{sm['seed'] + sm['games'] - 1}, boards "
-          f"{sm['boards']}, {sm['gangs_per_game']} gangs per game)")
+          f"{sm['boards']}, {sm['gangs_per_game']} gangs per game, variant {sm['variant']})")
     print(f"exceptions            {sm['exceptions']}")
     for seed, cfg, tb in r["exceptions"][:3]:
+        where = f"--generated {sm['generated']} --seed {sm['seed']}" if sm["generated"] else f"--boards {sm['boards']}"
         print(f"--- seed {seed} {cfg}: replay with  python -m benchmarks.random_games --only {seed} "
-              f"--boards {sm['boards']} --gangs {sm['gangs_per_game']}")
+              f"{where} --gangs {sm['gangs_per_game']} --variant {sm['variant']}")
         print(tb)
     if sm["exception_seeds"]:
         print(f"exception seeds       {sm['exception_seeds'][:20]}")
@@ -485,7 +516,7 @@ def report(sm, r):
           f"{sm['wall_seconds']:.1f} s; {sm['decisions_per_second_per_worker']:.0f} per worker)")
     print("events over all games")
     for k, v in sm["events"].items():
-        print(f"  {k:28s} {v:10d}")
+        print(f"  {k:42s} {v:10d}")
     print("actions chosen over all games")
     print("  " + ", ".join(f"{k} {v}" for k, v in sm["actions"].items()))
 
