@@ -6,9 +6,12 @@ from gymnasium.utils.env_checker import check_env
 
 import necro_env
 from necro_env.envs.gym_wrapper import NecromundaGymEnv, random_opponent
+from necro_env.envs.encoders import GLOBAL_FEATURES
 from necro_env.envs.render_text import fighter_symbol
 from necro_env.rulesets.necromunda.game import IllegalActionError
 from necro_env.rulesets.necromunda.state import FI_STATE, FS_OOA, clone_state, state_equal
+
+GLOBAL_INDEX = {name: i for i, (name, _, _) in enumerate(GLOBAL_FEATURES)}
 
 
 def _legal(env, rng):
@@ -118,7 +121,7 @@ def test_custom_opponents_are_called_with_their_view():
     for obs, mask in calls[:5]:
         assert env.observation_space.contains(obs)
         assert mask.dtype == np.bool_ and mask.any()
-        assert obs["globals"][6] == 1.0  # my_decision: the opponent's own view
+        assert obs["globals"][GLOBAL_INDEX["my_decision"]] == 1.0  # the opponent's own view
     with pytest.raises(ValueError, match="one per gang"):
         NecromundaGymEnv(opponents=[random_opponent])
     with pytest.raises(ValueError, match="learner"):
