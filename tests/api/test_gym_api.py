@@ -5,11 +5,16 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import necro_env
-from necro_env.envs.gym_wrapper import NecromundaGymEnv, random_opponent
 from necro_env.envs.encoders import GLOBAL_FEATURES
+from necro_env.envs.gym_wrapper import NecromundaGymEnv, random_opponent
 from necro_env.envs.render_text import fighter_symbol
 from necro_env.rulesets.necromunda.game import IllegalActionError
-from necro_env.rulesets.necromunda.state import FI_STATE, FS_OOA, clone_state, state_equal
+from necro_env.rulesets.necromunda.state import (
+    FI_STATE,
+    FS_OOA,
+    clone_state,
+    state_equal,
+)
 
 GLOBAL_INDEX = {name: i for i, (name, _, _) in enumerate(GLOBAL_FEATURES)}
 
