@@ -91,8 +91,9 @@ def board_array(game, names):
 
 
 def height_map(game):
-    """The per-cell height map of the game's board, or None (a board without one)."""
-    return board_array(game, HEIGHT_NAMES)
+    """The per-cell floor heights of the game's board (``Static.height``), or None on a flat board."""
+    h = game.static.height
+    return h if np.any(h) else None
 
 
 def _font(size):

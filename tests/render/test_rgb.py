@@ -1,5 +1,4 @@
 """RGB rendering (issue 6): rgb_array images, human mode, PettingZoo's render_test."""
-import dataclasses
 
 import numpy as np
 import pytest
@@ -73,13 +72,24 @@ def test_height_map_is_drawn_when_present():
     game = small_game()
     assert height_map(game) is None
     flat = np.asarray(render_image(game, events=False))
-    hm = np.zeros((5, 10), np.int8)
-    hm[1:4, 5:7] = 2
-
-    spec = game.board
-    game.board = type("B", (), {**{f.name: getattr(spec, f.name) for f in dataclasses.fields(spec)}, "heights": hm})
-    assert height_map(game) is hm
-    raised = np.asarray(render_image(game, events=False))
+    raised_board = board("""
+    ##########
+    #0..o...1#
+    #0..+...1#
+    #0......1#
+    ##########
+""", name="small_raised", heights="""
+    0000000000
+    0000022000
+    0000022000
+    0000022000
+    0000000000
+""")
+    g0 = gang("a", fighter("orlock", "ganger", ["lasgun"], name="A"))
+    g1 = gang("b", fighter("goliath", "ganger", ["fighting_knife"], name="B", armour="none"))
+    game2 = scenario(raised_board, [g0, g1], [dict(fighter="A", cell=(1, 1)), dict(fighter="B", cell=(8, 1))])
+    assert height_map(game2)[2, 5] == 2
+    raised = np.asarray(render_image(game2, events=False))
     cell = raised[2 * 20 + 10, 5 * 20 + 10 - 6]
     assert tuple(cell) != tuple(flat[2 * 20 + 10, 5 * 20 + 10 - 6])
     assert cell.astype(int).sum() > flat[2 * 20 + 10, 5 * 20 + 10 - 6].astype(int).sum()
