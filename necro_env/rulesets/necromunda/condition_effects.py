@@ -17,7 +17,6 @@ import math
 import numpy as np
 from numba import njit
 
-from ...core.terrain import TER_OBSTACLE
 from .constants import AF_CHARGE_PENALTY
 from .damage import resolve_hit, take_out
 from .dice import d3, d6, two_d6
@@ -26,10 +25,10 @@ from .conditions import (
     CAUSE_ACTIVATION, CAUSE_FED, WIL_INSANE, WIL_STARVING, charge_d3_allowed, clear_cond, has_cond,
     willpower_test,
 )
-from .movement import MODE_NORMAL, facing_towards, near_blocking_enemy, place, reach
+from .movement import cell_free_endable, MODE_NORMAL, facing_towards, near_blocking_enemy, place, reach
 from .query import cell_solid, gang_of, initiative, is_engaged, movement, within_f
 from .state import (
-    C_BLAZE, C_BLIND, C_INSANE, C_MOUNTED, C_STARVING, C_WIL_DUE, CK_STATE, FI_COND, CK_X, CK_Y, FI_ARMOUR, FI_BROKEN,
+    C_BLAZE, C_BLIND, C_INSANE, C_MOUNTED, C_STARVING, C_WIL_DUE, FI_COND, FI_ARMOUR, FI_BROKEN,
     FI_CTRL, FI_FACING, FI_MOVED, FI_POSTURE, FI_READY, FI_STATE, FI_X, FI_Y, FS_FLED, FS_ON, G_MF, G_NGANGS,
     GG_OUT, GG_RETREATED, PO_PINNED, PO_SI, PO_STANDING,
 )
@@ -66,17 +65,9 @@ def blaze_direction(s, b):
 def blaze_cell_ok(s, st, b, f, x, y):
     """May a burning fighter's random move enter (x, y)? Not off the board, into a wall,
     closed door, obstacle, casket or another model, nor within 1" of an enemy (4.3)."""
-    h, w = st.terrain.shape
-    if x < 0 or y < 0 or x >= w or y >= h:
+    own = x == s.fi[b, f, FI_X] and y == s.fi[b, f, FI_Y]  # its own cell holds only itself
+    if not own and not cell_free_endable(s, st, b, x, y):
         return False
-    if cell_solid(s, st, b, x, y) or st.terrain[y, x] == TER_OBSTACLE:
-        return False
-    for k in range(s.casket.shape[1]):
-        if s.casket[b, k, CK_STATE] != 0 and s.casket[b, k, CK_X] == x and s.casket[b, k, CK_Y] == y:
-            return False
-    for e in range(s.fi.shape[1]):
-        if e != f and s.fi[b, e, FI_STATE] == FS_ON and s.fi[b, e, FI_X] == x and s.fi[b, e, FI_Y] == y:
-            return False
     return not near_blocking_enemy(s, b, f, x, y)
 
 

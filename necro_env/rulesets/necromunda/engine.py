@@ -17,7 +17,7 @@ from .codec import (
     A_MOVE, A_OPEN_DOOR, A_RELOAD, A_RETREAT, A_SHOOT, A_SHOOT_CELL, A_SHOOT_TWIN, A_SMASH_CASKET, A_STAND_UP,
     A_TAKE_COVER, A_TERMINAL, A_TURN, decode,
 )
-from .combat import coup_de_grace, fight, close_combat_attacks
+from .combat import close_combat_attacks, coup_de_grace, fight, reactions
 from .constants import CH_INT, CH_S
 from .dice import d3, d6, two_d6
 from .events import (
@@ -298,12 +298,7 @@ def do_retreat(s, st, b, f, cell):
 def hl_retreat(s, st, b, f, cell, passed):
     w = st.terrain.shape[1]
     if not passed:
-        for e in range(s.fi.shape[1]):
-            if s.fi[b, f, FI_STATE] != FS_ON or s.fi[b, f, FI_POSTURE] != PO_STANDING:
-                break
-            if engaged_with(s, b, e, f):
-                emit(s, b, E_REACTION, e, f, 0, 0, 0, 0, 0)
-                close_combat_attacks(s, st, b, e, f, False, True, 0)
+        reactions(s, st, b, f, -1)  # every enemy in base contact attacks (5.3)
         return
     allowance = movement(s, b, f)
     emit(s, b, E_RETREAT, f, -1, 0, allowance, 0, 0, 0)

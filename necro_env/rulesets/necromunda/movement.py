@@ -227,19 +227,25 @@ def place(s, st, b, f, x, y, cost, kind):
 
 
 @njit(cache=True)
-def path_stop(prev, start, goal, dist, budget, endable):
-    """Walk the shortest path start->goal and return the farthest endable cell within budget."""
-    # collect the path backwards
-    n = prev.shape[0]
-    path = np.empty(n, np.int32)
+def trace_path(prev, start, goal, path):
+    """The shortest path start->goal from ``prev``, backwards: path[0] = goal ...
+    path[m - 1] = start. Returns m."""
     m = 0
     c = goal
-    while c != -1 and m < n:
+    while c != -1 and m < path.shape[0]:
         path[m] = c
         m += 1
         if c == start:
             break
         c = prev[c]
+    return m
+
+
+@njit(cache=True)
+def path_stop(prev, start, goal, dist, budget, endable):
+    """Walk the shortest path start->goal and return the farthest endable cell within budget."""
+    path = np.empty(prev.shape[0], np.int32)
+    m = trace_path(prev, start, goal, path)
     best = start
     for i in range(m - 1, -1, -1):
         c = path[i]
@@ -437,15 +443,7 @@ def move_levels(s, st, b, f, cell, budget, kind):
         return prev[cell]
     dijkstra_levels(w, h, start, budget, enter, solid, extra, terminal, dist, prev, hgt, easy, True, how)
     path = np.empty(n, np.int32)
-    m = 0
-    c = cell
-    while c != -1 and m < n:
-        path[m] = c
-        m += 1
-        if c == start:
-            break
-        c = prev[c]
-    # path[m-1] == start ... path[0] == cell
+    m = trace_path(prev, start, cell, path)  # path[m-1] == start ... path[0] == cell
     at = start
     for i in range(m - 2, -1, -1):
         c = path[i]

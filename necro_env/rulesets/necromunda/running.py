@@ -2,7 +2,7 @@
 import numpy as np
 from numba import njit
 
-from .combat import close_combat_attacks
+from .combat import close_combat_attacks, reactions
 from .constants import CH_CL
 from .dice import d6, two_d6
 from .events import E_INIT, E_REACTION, E_RETREAT, E_RFC, E_SELF_RALLY, emit
@@ -127,12 +127,7 @@ def hl_broken_activation(s, st, b, f):
             if c != start:
                 place(s, st, b, f, c % w, c // w, cost, 3)
         else:
-            for e in range(s.fi.shape[1]):
-                if s.fi[b, f, FI_STATE] != FS_ON or s.fi[b, f, FI_POSTURE] != PO_STANDING:
-                    break
-                if engaged_with(s, b, e, f):
-                    emit(s, b, E_REACTION, e, f, 0, 0, 0, 0, 0)
-                    close_combat_attacks(s, st, b, e, f, False, True, 0)
+            reactions(s, st, b, f, -1)  # every enemy in base contact attacks (10.4)
     else:
         run_for_cover(s, st, b, f)
     hl_self_rally(s, b, f)

@@ -532,6 +532,41 @@ def sort_by_d2(buf, key, n):
             j -= 1
 
 
+AREA_BLAST = 0  # under a Blast marker: arg = diameter
+AREA_FLAME = 1  # under the Flame template: arg = facing
+AREA_RADIUS = 2  # centre distance squared <= arg
+
+
+@njit(cache=True)
+def models_in_area(s, st, b, cx, cy, shape, arg, skip, buf):
+    """Fighters on the battlefield (never ``skip``) in an area around (cx, cy) with no solid
+    terrain between them and (cx, cy), closest to (cx, cy) first, then slot order (the
+    AREA_* shapes above). Writes them to ``buf``; returns their number."""
+    nf = s.fi.shape[1]
+    key = np.empty(nf, np.int64)
+    n = 0
+    for m in range(nf):
+        if m == skip or s.fi[b, m, FI_STATE] != FS_ON:
+            continue
+        x = s.fi[b, m, FI_X]
+        y = s.fi[b, m, FI_Y]
+        dx = x - cx
+        dy = y - cy
+        if shape == AREA_BLAST:
+            inside = under_blast(arg, dx, dy)
+        elif shape == AREA_FLAME:
+            inside = in_flame(arg, dx, dy)
+        else:
+            inside = dx * dx + dy * dy <= arg
+        if not inside or solid_between(s, st, b, cx, cy, x, y):
+            continue
+        buf[n] = m
+        key[n] = dx * dx + dy * dy
+        n += 1
+    sort_by_d2(buf, key, n)
+    return n
+
+
 @njit(cache=True)
 def blaze_after(s, st, b, f, wid, p, buf, n):
     """Blaze (12): after the attack, each model hit and still on the battlefield catches fire
@@ -546,22 +581,8 @@ def blaze_after(s, st, b, f, wid, p, buf, n):
 def blast_hits(s, st, b, f, wid, p, cx, cy, nat):
     """Every model under the marker centred on (cx, cy), friend or foe, unless solid terrain lies
     between it and the centre (7.9 step 5), closest to the centre first (then slot order)."""
-    nf = s.fi.shape[1]
-    diam = st.wprof[wid, p, PF_BLAST]
-    buf = np.empty(nf, np.int64)
-    key = np.empty(nf, np.int64)
-    n = 0
-    for m in range(nf):
-        if s.fi[b, m, FI_STATE] != FS_ON:
-            continue
-        dx = s.fi[b, m, FI_X] - cx
-        dy = s.fi[b, m, FI_Y] - cy
-        if not under_blast(diam, dx, dy) or solid_between(s, st, b, cx, cy, s.fi[b, m, FI_X], s.fi[b, m, FI_Y]):
-            continue
-        buf[n] = m
-        key[n] = dx * dx + dy * dy
-        n += 1
-    sort_by_d2(buf, key, n)
+    buf = np.empty(s.fi.shape[1], np.int64)
+    n = models_in_area(s, st, b, cx, cy, AREA_BLAST, st.wprof[wid, p, PF_BLAST], -1, buf)
     bon = np.zeros(n, np.int64)
     for i in range(n):  # cover from the centre, judged before any model is moved or pinned
         m = buf[i]
@@ -740,21 +761,8 @@ def flame_attack(s, st, b, f, item, p, t):
     s.fi[b, f, FI_FACING] = k
     emit(s, b, E_SHOT, f, t, wid, p, BAND_SHORT, 0, 0)
     _, unstable = firepower(s, st, b, f, item, p, 1)
-    nf = s.fi.shape[1]
-    buf = np.empty(nf, np.int64)
-    key = np.empty(nf, np.int64)
-    n = 0
-    for m in range(nf):
-        if m == f or s.fi[b, m, FI_STATE] != FS_ON:
-            continue
-        dx = s.fi[b, m, FI_X] - fx
-        dy = s.fi[b, m, FI_Y] - fy
-        if not in_flame(k, dx, dy) or solid_between(s, st, b, fx, fy, s.fi[b, m, FI_X], s.fi[b, m, FI_Y]):
-            continue
-        buf[n] = m
-        key[n] = dx * dx + dy * dy
-        n += 1
-    sort_by_d2(buf, key, n)
+    buf = np.empty(s.fi.shape[1], np.int64)
+    n = models_in_area(s, st, b, fx, fy, AREA_FLAME, k, f, buf)
     bon = np.zeros(n, np.int64)
     for i in range(n):
         bon[i] = cover_bonus(cover_grade(clear_rays(s, st, b, f, buf[i], False)))
@@ -783,22 +791,8 @@ def flame_through_ductway(s, st, b, f, item, p, t):
             break
     emit(s, b, E_SHOT, f, t, wid, p, BAND_SHORT, 0, 0)
     _, unstable = firepower(s, st, b, f, item, p, 1)
-    nf = s.fi.shape[1]
-    buf = np.empty(nf, np.int64)
-    key = np.empty(nf, np.int64)
-    n = 0
-    if ex >= 0:
-        for m in range(nf):
-            if m == f or s.fi[b, m, FI_STATE] != FS_ON:
-                continue
-            dx = s.fi[b, m, FI_X] - ex
-            dy = s.fi[b, m, FI_Y] - ey
-            if dx * dx + dy * dy > 9 or solid_between(s, st, b, ex, ey, s.fi[b, m, FI_X], s.fi[b, m, FI_Y]):
-                continue
-            buf[n] = m
-            key[n] = dx * dx + dy * dy
-            n += 1
-    sort_by_d2(buf, key, n)
+    buf = np.empty(s.fi.shape[1], np.int64)
+    n = models_in_area(s, st, b, ex, ey, AREA_RADIUS, 9, f, buf) if ex >= 0 else 0
     emit(s, b, E_FLAME, f, t, -1, n, 0, 0, 0)
     for i in range(n):
         area_hit(s, st, b, f, buf[i], wid, p, 0, ex, ey, False, 0)
