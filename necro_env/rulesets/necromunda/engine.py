@@ -704,9 +704,11 @@ def step(s, st, b, lay, a, mask):
     kind, p1, p2 = decode(lay, s.fi.shape[1], a)
     dk = s.g[b, G_DK]
     nf = s.fi.shape[1]
-    was_standing = np.zeros(nf, np.bool_)
-    for f0 in range(nf):
-        was_standing[f0] = s.fi[b, f0, FI_STATE] == FS_ON and s.fi[b, f0, FI_POSTURE] == PO_STANDING
+    levels = has_levels(st)  # the falling hazard (6.7) exists only on boards with levels
+    was_standing = np.zeros(nf if levels else 0, np.bool_)
+    if levels:
+        for f0 in range(nf):
+            was_standing[f0] = s.fi[b, f0, FI_STATE] == FS_ON and s.fi[b, f0, FI_POSTURE] == PO_STANDING
     if dk == DK_SELECT:
         f = s.g[b, G_DGANG] * s.g[b, G_MF] + p1
         if s.g[b, G_GGANG] >= 0:
@@ -752,7 +754,8 @@ def step(s, st, b, lay, a, mask):
         if kind == A_FLEE:
             voluntary_retreat(s, st, b, g)
     # falling hazard (6.7): Take Cover never causes a fall (docs/rules.md)
-    edge_hazards(s, st, b, was_standing, s.g[b, G_ACTIVE] if (dk == DK_ACTION and kind == A_TAKE_COVER) else -1)
+    if levels:
+        edge_hazards(s, st, b, was_standing, s.g[b, G_ACTIVE] if (dk == DK_ACTION and kind == A_TAKE_COVER) else -1)
     if house_legacy(s, b):
         clear_lost_hard_targets(s, b)
     return advance(s, st, b, lay, mask)

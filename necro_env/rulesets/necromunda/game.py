@@ -90,6 +90,7 @@ def build_static(board: BoardSpec, weapons: WeaponTable, armours: ArmourTable) -
         armour=arr(armours.table, np.int32),
         height=arr(board.heights, np.int8),
         feat=arr(board.features, np.int8),
+        levels=np.array([1 if np.any(board.heights) else 0], np.int8),  # movement.has_levels
     )
 
 

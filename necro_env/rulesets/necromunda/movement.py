@@ -62,12 +62,9 @@ def fall_profile(height):
 
 @njit(cache=True)
 def has_levels(st):
-    h, w = st.height.shape
-    for y in range(h):
-        for x in range(w):
-            if st.height[y, x] != 0:
-                return True
-    return False
+    """Does the board have raised cells? (computed once in game.build_static: the mask and
+    every step ask)"""
+    return st.levels[0] != 0
 
 
 @njit(cache=True, inline="always")

@@ -178,7 +178,7 @@ NEV = 8
 State = namedtuple("State", "g gang fi wp door casket queue rng script spos ev")
 Static = namedtuple(
     "Static",
-    "terrain door_of_cell door_xy term duct deploy los_wall los_obst los_door arc wprof armour height feat",
+    "terrain door_of_cell door_xy term duct deploy los_wall los_obst los_door arc wprof armour height feat levels",
 )
 
 
