@@ -102,7 +102,20 @@ def new_model(cfg: dict, venv, tb_dir):
                        learning_rate=p["learning_rate"], gamma=p["gamma"], gae_lambda=p["gae_lambda"],
                        clip_range=p["clip_range"], ent_coef=p["ent_coef"],
                        policy_kwargs={"net_arch": p["net_arch"], **kw}, seed=cfg["seed"], device="cpu", verbose=0,
-                       tensorboard_log=str(tb_dir))
+                       tensorboard_log=tb_log_dir(tb_dir))
+
+
+def tb_log_dir(tb_dir) -> str | None:
+    """``tb_dir`` when TensorBoard is installed (the ``train`` extra), else None with a warning:
+    the run still writes its CSV logs, checkpoints and evaluation."""
+    try:
+        import torch.utils.tensorboard  # noqa: F401
+    except ImportError:
+        import warnings
+        warnings.warn("tensorboard is not installed (pip install -e '.[train]'): no TensorBoard logs for this run",
+                      stacklevel=2)
+        return None
+    return str(tb_dir)
 
 
 def append_csv(path: Path, row: dict):

@@ -32,7 +32,9 @@ from pathlib import Path
 import gymnasium
 import numpy as np
 
-from .common import ROOT, append_csv, build_game_for, has_progress_bar, load_config, new_model, prepare_run, write_json
+from .common import (
+    ROOT, append_csv, build_game_for, has_progress_bar, load_config, new_model, prepare_run, tb_log_dir, write_json,
+)
 
 DEFAULT_SELFPLAY = ROOT / "configs" / "training" / "selfplay.yaml"
 
@@ -185,7 +187,7 @@ def selfplay(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
     last = run / "checkpoints" / "last.zip"
     if resume:
         load_model(last, game, cfg["encoder"])
-        model = MaskablePPO.load(last, env=venv, device="cpu", tensorboard_log=str(run / "tb"))
+        model = MaskablePPO.load(last, env=venv, device="cpu", tensorboard_log=tb_log_dir(run / "tb"))
         log(f"[selfplay] resumed at {model.num_timesteps} steps with {len(pool.agents)} snapshots in the pool")
     else:
         model = new_model(cfg, venv, run / "tb")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from .common import (
     DEFAULT_CONFIG, append_csv, build_game_for, has_progress_bar, load_config, make_vec_env, new_model,
-    prepare_run, read_csv, record_final_game, write_json,
+    prepare_run, read_csv, record_final_game, tb_log_dir, write_json,
 )
 
 
@@ -154,7 +154,7 @@ def train(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
         if not last.exists():
             raise FileNotFoundError(f"--resume: no checkpoint at {last}")
         load_model(last, game, cfg["encoder"])  # refuses a mismatched checkpoint with the differences
-        model = MaskablePPO.load(last, env=venv, device="cpu", tensorboard_log=str(run / "tb"))
+        model = MaskablePPO.load(last, env=venv, device="cpu", tensorboard_log=tb_log_dir(run / "tb"))
         log(f"[train] resumed from {last} at {model.num_timesteps} steps")
     else:
         model = new_model(cfg, venv, run / "tb")

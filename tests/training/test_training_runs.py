@@ -84,3 +84,22 @@ def test_cli_help(module):
     out = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True, text=True, cwd=ROOT,
                          timeout=120)
     assert out.returncode == 0 and "usage:" in out.stdout
+
+
+def test_tensorboard_is_optional(tmp_path, monkeypatch):
+    """Without TensorBoard a run still trains (CSV logs only) and says why there are no TB logs."""
+    import builtins
+
+    from training.common import tb_log_dir
+
+    assert tb_log_dir(tmp_path / "tb") == str(tmp_path / "tb")
+    real_import = builtins.__import__
+
+    def no_tensorboard(name, *args, **kwargs):
+        if name.startswith("torch.utils.tensorboard"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_tensorboard)
+    with pytest.warns(UserWarning, match="tensorboard is not installed"):
+        assert tb_log_dir(tmp_path / "tb") is None
