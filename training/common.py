@@ -29,6 +29,8 @@ def load_config(path=None, overrides: dict | None = None) -> dict:
         node = cfg
         *head, last = key.split(".")
         for k in head:
+            if node.get(k) is None:  # e.g. --pretrain-games on a config without a pretrain section
+                node[k] = {}
             node = node[k]
         node[last] = value
     return TrainingFile.model_validate(cfg).model_dump()

@@ -158,6 +158,16 @@ def train(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
         log(f"[train] resumed from {last} at {model.num_timesteps} steps")
     else:
         model = new_model(cfg, venv, run / "tb")
+        if cfg.get("pretrain"):  # behaviour-cloning warm start (training/pretrain.py)
+            from .pretrain import pretrain
+
+            info = pretrain(model, cfg, log=log)
+            write_json(run / "pretrain.json", info)
+            save(model, run / "checkpoints", game, cfg, tag="step_0_bc")
+            if cfg["eval"]["every"]:
+                row = periodic_eval(model, cfg, game, 0, time.time() - t0)
+                append_csv(run / "progress.csv", row)
+                log(f"[train] after the warm start: vs {row['opponent']} {row['win']}-{row['draw']}-{row['loss']}")
     remaining = cfg["total_timesteps"] - model.num_timesteps
     log(f"[train] ready after {time.time() - t0:.0f} s; training {max(remaining, 0)} steps")
     t1 = time.time()

@@ -49,6 +49,16 @@ class SelfPlayFile(Strict):
     rating_games: int = Field(default=20, ge=2)  # paired games per snapshot when rating the pool
 
 
+class PretrainFile(Strict):
+    """Behaviour-cloning warm start before PPO (training/pretrain.py)."""
+    demonstrator: str = "gunline"  # random | gunline | aggressor | path to a checkpoint .zip
+    games: int = Field(default=200, ge=1)  # demonstration games, played in the training env
+    epochs: int = Field(default=8, ge=1)
+    batch_size: int = Field(default=256, ge=1)
+    learning_rate: float = Field(default=1e-3, gt=0)
+    value_coef: float = Field(default=0.5, ge=0)  # weight of the value regression on the returns
+
+
 class TrainingFile(Strict):
     name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")
     scenario: str
@@ -64,6 +74,7 @@ class TrainingFile(Strict):
     ppo: PPOFile
     eval: EvalFile
     selfplay: Optional[SelfPlayFile] = None
+    pretrain: Optional[PretrainFile] = None  # behaviour-cloning warm start (off when absent)
 
 
 def load_training(path=None) -> TrainingFile:
