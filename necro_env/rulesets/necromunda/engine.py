@@ -22,7 +22,7 @@ from .constants import CH_INT, CH_S
 from .dice import d3, d6, two_d6
 from .events import (
     E_ACTION, E_ACTIVATE, E_CASKET, E_CHARGE, E_CONSOLIDATE, E_DOOR, E_DUCT, E_END_ACT, E_FORCE, E_GAME_END,
-    E_HARD_TARGET, E_INIT, E_INTEL, E_REACTION, E_RELOAD, E_RETREAT, E_STAND, E_TURN, emit,
+    E_HARD_TARGET, E_INIT, E_INTEL, E_REACTION, E_RETREAT, E_STAND, E_TURN, emit,
 )
 from .group import begin_naming, clear_group, group_pending, name_member
 from .legal import fill_mask, rel_to_global
@@ -50,7 +50,7 @@ from .state import (
     DK_CHARGE_FIGHT, DK_GROUP, FI_CTRL, FI_HL, G_CHF, G_CHFM, G_GGANG, G_GNAME, G_GROUP, HL_HARD, HL_MOVED, HL_NERVE,
 )
 from .variant import clear_lost_hard_targets, house_legacy
-from .weapons import plentiful, reload_profile
+from .weapons import reload
 
 CASKET_CLOSED = 1
 CASKET_OPEN = 2
@@ -435,17 +435,7 @@ def apply_action(s, st, b, lay, kind, p1, p2):
     elif kind == A_AIM:
         s.fi[b, f, FI_AIMED] = 1
     elif kind == A_RELOAD:
-        p = reload_profile(s, st, b, f, p1)
-        wid = s.wp[b, f, p1, 0]
-        if plentiful(st, wid, p):
-            ok = True
-            r = 0
-        else:
-            r = d6(s, b)
-            ok = r >= st.wprof[wid, p, 9]
-        emit(s, b, E_RELOAD, f, -1, p1, r, 1 if ok else 0, 0, 0)
-        if ok:
-            s.wp[b, f, p1, 1] = 0
+        reload(s, st, b, f, p1)  # 7.6; Combi parts reload separately (12)
     elif kind == A_COUP:
         t = rel_to_global(s, b, me, p1)
         coup_de_grace(s, b, f, t)

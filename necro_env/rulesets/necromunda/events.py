@@ -74,7 +74,7 @@ E_BLAST = 62  # a Blast / Smoke marker placed (7.9); target -1
 E_SCATTER = 63  # a missed Blast scatters (7.9)
 E_FLAME = 64  # a Flame template placed (7.10)
 E_SMOKE_GONE = 65  # a smoke cloud dissipates in the End phase (12 Smoke)
-E_TRAIT = 66  # a weapon trait roll after a hit (12 Pulverise, Rad-phage); a = damage.TR_*
+E_TRAIT = 66  # a weapon trait roll (12 Pulverise, Rad-phage, Master-crafted, Reckless, Drag, Impale, Entangle); a = damage.TR_*
 
 EVENT_NAMES = {v: k[2:].lower() for k, v in dict(globals()).items() if k.startswith("E_") and isinstance(v, int)}
 

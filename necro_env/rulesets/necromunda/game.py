@@ -26,7 +26,7 @@ from .events import EVENT_FIELDS, EVENT_NAMES
 from .state import (
     COND_NAMES, FI_COND,
     CK_STATE, CK_X, CK_Y, DK_NAMES, DR_STATE, DR_WOUNDS, FI_ARMOUR, FI_BODYGLOVE, FI_BROKEN, FI_CH, FI_FACING,
-    FI_FIELD, FI_FLESH, FI_GA, FI_HIER, FI_POSTURE, FI_READY, FI_ROLE, FI_STATE, FI_TYPE, FI_WOUNDS, FI_X, FI_Y,
+    FI_FIELD, FI_SHIELD, FI_FLESH, FI_GA, FI_HIER, FI_POSTURE, FI_READY, FI_ROLE, FI_STATE, FI_TYPE, FI_WOUNDS, FI_X, FI_Y,
     FS_ON, G_ACTIVE, G_DGANG, G_DK, G_DONE, G_EVN, G_EVOVF, G_FU, G_LASTPRIO, G_MF, G_NGANGS, G_PHASE,
     G_PRIORITY, G_ROUND, G_ROUND_LIMIT, G_TRUNC, G_TURN, G_WINNER, GG_CREW, GG_ORDER, PH_ACTION, PO_PINNED,
     PO_SI, PO_STANDING, Static, WP_ID, alloc_state, clone_state, FI_Z, G_CHF, G_GGANG, G_VARIANT, VARIANTS,
@@ -182,6 +182,7 @@ class Game:
         fi[FI_ARMOUR] = spec.armour
         fi[FI_BODYGLOVE] = int(spec.bodyglove)
         fi[FI_FIELD] = int(spec.field_armour)
+        fi[FI_SHIELD] = int(spec.shield)
         fi[FI_GA] = spec.group_activation
         fi[FI_HIER] = spec.gang_hierarchy
         if spec.type_name not in self._type_names:

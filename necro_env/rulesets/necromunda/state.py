@@ -115,7 +115,9 @@ FI_HL = FI_CH + 13  # House Legacy markers: HL_* bits below
 FI_COND = FI_CH + 14  # condition bit mask C_* below (4.3; rulesets/necromunda/conditions.py)
 FI_CTRL = FI_CH + 15  # Insane: 1 + gang controlling this fighter for its activation, 0 = its own gang
 FI_MOVED = FI_CH + 16  # half-inches moved in its current / last activation (Mounted knock-down)
-NFI = FI_CH + 17
+FI_SHIELD = FI_CH + 17  # Assault / Energy Shield (12): constants.SHIELD_*, 0 none
+FI_ENTANGLED = FI_CH + 18  # 1: hit by an Entangle natural 6; its reaction attacks in this fight are at -2 (12)
+NFI = FI_CH + 19
 
 HL_HARD = 1  # Hard Target (4.5)
 HL_MOVED = 2  # the last action of this activation was a Move (two in a row give Hard Target)
@@ -152,6 +154,8 @@ COND_NAMES = {"blaze": C_BLAZE, "blind": C_BLIND, "concussion": C_CONCUSSION, "h
 WP_ID = 0  # weapon id in the weapon table, -1 for an empty slot
 WP_OOA = 1  # Out of Ammo marker
 WP_DEAD = 2  # bit p: profile p can no longer be used; bit 7: jammed (whole weapon)
+WP_FLAGS = 3  # WPF_* bits below
+WPF_MC_USED = 1  # Master-crafted (12): the once-per-battle hit re-roll is used
 NWP = 4
 WP_JAMMED = 1 << 7
 
