@@ -155,6 +155,8 @@ T2_FLASH = 1 << 37
 T2_CURSED = 1 << 38
 T2_SHIELD_BREAKER = 1 << 39
 T2_FEAR = 1 << 40
+T2_GRAVITON = 1 << 41  # Graviton Pulse (12): Strength check instead of the wound roll, a slowing marker
+T2_LANCE = 1 << 42  # Lance: only read by the Mounted Hands Full loadout check (4.3; docs/rules.md)
 
 TRAIT2_NAMES = {
     "seismic": T2_SEISMIC,
@@ -166,4 +168,6 @@ TRAIT2_NAMES = {
     "cursed": T2_CURSED,
     "shield_breaker": T2_SHIELD_BREAKER,
     "fear": T2_FEAR,
+    "graviton_pulse": T2_GRAVITON,
+    "lance": T2_LANCE,
 }
