@@ -395,3 +395,30 @@ def load_scenario(path=None) -> ScenarioSpec:
     )
     board = _doors_at_start(board, data.doors_start)
     return ScenarioSpec(data.name, board, gangs, data.round_limit, str(file), data.variant)
+
+
+# ---------------------------------------------------------------------------
+# Mounted fighters: Hands Full loadout limits (rules 4.3; docs/rules.md)
+# ---------------------------------------------------------------------------
+
+
+def check_mounted_loadout(spec: FighterSpec, weapons: WeaponTable, file, field: str) -> None:
+    """A fighter that starts Mounted (Hands Full, rules 4.3) carries one weapon fewer than the
+    limit (``schemas.MAX_WEAPONS`` - 1) and no weapon with an Unwieldy profile unless that
+    weapon also has Lance. Raises ConfigError naming ``file`` and ``field`` (the fighter's
+    weapons list)."""
+    from necro_env.rulesets.necromunda.constants import PF_TRAITS, PF_TRAITS2, PF_VALID, T2_LANCE, T_UNWIELDY
+
+    names = [weapons.names[w] for w in spec.weapons]
+    limit = S.MAX_WEAPONS - 1
+    if len(names) > limit:
+        raise ConfigError(file, field, names, f"a Mounted fighter carries one weapon fewer (Hands Full, rules 4.3): "
+                                              f"at most {limit} weapons")
+    for j, w in enumerate(spec.weapons):
+        prof = weapons.profiles[w]
+        valid = prof[:, PF_VALID] == 1
+        unwieldy = bool(np.any(prof[valid, PF_TRAITS] & T_UNWIELDY))
+        lance = bool(np.any(prof[valid, PF_TRAITS2] & (T2_LANCE >> 32)))
+        if unwieldy and not lance:
+            raise ConfigError(file, f"{field}[{j}]", names[j], "a Mounted fighter carries no Unwieldy weapon unless it "
+                                                               "also has Lance (Hands Full, rules 4.3)")

@@ -40,7 +40,7 @@ from ..rulesets.necromunda.constants import (
     PF_VALID, T_MELEE, T_NOT_YET, T_RAPID_FIRE, T_SIDEARM, T_UNWIELDY,
 )
 from ..rulesets.necromunda.state import (
-    COND_NAMES, FI_COND, FI_CTRL, FI_Z, DK_CHARGE_FIGHT, DK_GROUP,
+    COND_NAMES, FI_COND, FI_CTRL, FI_Z, DK_CHARGE_FIGHT, DK_GROUP, DK_BLAZE_PRONE, DK_RIDE_BY,
     CK_STATE, CK_X, CK_Y, DK_ACTION, DK_BOTTLE, DK_FLEE, DK_FOLLOWUP, DK_SELECT, DR_STATE, FI_ACTS, FI_AIMED,
     FI_ARMOUR, FI_BODYGLOVE, FI_BROKEN, FI_CH, FI_FACING, FI_FIELD, FI_FLESH, FI_POSTURE, FI_READY, FI_ROLE,
     FI_STATE, FI_WOUNDS, FI_X, FI_Y, FS_FLED, FS_ON, FS_OOA, G_ACTIVE, G_DGANG, G_DK, G_DONE, G_FU, G_PRIORITY,
@@ -147,9 +147,10 @@ BOARD_CHANNELS = [
     ("railing", "railing along the cell's drop edges (+1 to falling tests)", "0/1"),
 ]
 
-_DK_ORDER = (DK_SELECT, DK_ACTION, DK_FOLLOWUP, DK_BOTTLE, DK_FLEE, DK_GROUP, DK_CHARGE_FIGHT)
+_DK_ORDER = (DK_SELECT, DK_ACTION, DK_FOLLOWUP, DK_BOTTLE, DK_FLEE, DK_GROUP, DK_CHARGE_FIGHT, DK_BLAZE_PRONE,
+             DK_RIDE_BY)
 _DK_LABEL = ("select_fighter", "choose_action", "fight_followup", "bottle_check", "voluntary_retreat",
-             "group_activation", "charge_fight")
+             "group_activation", "charge_fight", "blaze_prone", "ride_by_move")
 
 GLOBAL_FEATURES = (
     [("round", "current round", "/ round_limit")]

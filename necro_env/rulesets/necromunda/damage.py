@@ -8,8 +8,9 @@ from numba import njit
 from .constants import (
     CH_CL, AF_FRONT_SAVE, AF_SAVE, AF_TEMPLATE_SAVE, T_GAS, T_MELTA, T_POWER, T_RENDING, T_SCATTERSHOT, T_SHOCK, T_TOXIN,
     T_WEB, T2_CONCUSSION, T2_CURSED, T2_FEAR, T2_FLASH, T2_PULVERISE, T2_RAD_PHAGE, T2_SEISMIC, T2_SEVER, T2_SHIELD_BREAKER,
+    T2_GRAVITON, CH_S,
 )
-from .conditions import apply_concussion, apply_webbed, cursed_test, flash_test
+from .conditions import apply_concussion, apply_webbed, cursed_test, flash_test, strength_penalty
 from .dice import INJ_OOA, INJ_SERIOUS, d6, injury_die, two_d6
 from .events import (
     E_DAMAGE, E_FIELD, E_FLESH, E_INJURY, E_NERVE, E_OOA, E_SAVE, E_SERIOUS, E_TRAIT, E_WOUND, emit,
@@ -30,6 +31,7 @@ OOA_RECOVERY = 4
 # E_TRAIT codes (a): trait rolls made after a hit (12)
 TR_PULVERISE = 1
 TR_RAD_PHAGE = 2
+TR_GRAVITON = 3  # Graviton Pulse Strength check (12): roll, need = S, effect 1 = failed (damage)
 # issue 3 item 4 (R1) traits, numbered from 10 so that other helpers' codes do not collide
 TR_MASTER_CRAFTED = 10  # roll = the re-rolled hit roll's first result
 TR_RECKLESS = 11  # roll = the D6 picking the target, need = candidates, effect = the chosen fighter
@@ -261,7 +263,7 @@ def hit_body(s, st, b, att, tgt, S, ap, dmg, traits, nat_hit, short_band, ox, oy
     keeping the lower. Returns HIT_STOPPED if a refractor field stopped the hit, HIT_UNSAVED if a
     wound roll succeeded (or an Injury roll was due) and no save stopped it, else HIT_NO_WOUND.
     ``bonus`` (cover, shields) improves the armour save only, never the field (9.2)."""
-    gas = (traits & T_GAS) != 0
+    gas = (traits & (T_GAS | T2_GRAVITON)) != 0  # neither allows a save of any kind (12)
     power6 = (traits & T_POWER) != 0 and nat_hit == 6
     # one save per hit (9.2): a working field (5+, not modified by AP) is used instead of the
     # armour save when the armour save after AP is worse than 5+ (docs/rules.md, saves)
@@ -285,7 +287,15 @@ def hit_body(s, st, b, att, tgt, S, ap, dmg, traits, nat_hit, short_band, ox, oy
         extra = 0
         no_save = power6
         toxin_injury = False
-        if gas:
+        if traits & T2_GRAVITON:
+            # Graviton Pulse (12): no wound roll; D6 <= S (a 6 always fails) or the weapon's Damage
+            r = d6(s, b)
+            need = s.fi[b, tgt, FI_CH + CH_S] - strength_penalty(s, b, tgt)
+            failed = r == 6 or r > need
+            emit(s, b, E_TRAIT, tgt, att, TR_GRAVITON, r, need, 1 if failed else 0, 0)
+            if not failed:
+                continue
+        elif gas:
             r = d6(s, b)
             ok = r >= T or r == 6
             emit(s, b, E_WOUND, att, tgt, r, T, 1 if ok else 0, S, T)
@@ -293,7 +303,9 @@ def hit_body(s, st, b, att, tgt, S, ap, dmg, traits, nat_hit, short_band, ox, oy
                 res = HIT_UNSAVED
                 injuries_or_fear(s, b, att, tgt, 1, False, pulverise, fear)
             continue
-        if traits & T_TOXIN:
+        if traits & T2_GRAVITON:
+            pass  # the Strength check above replaced the wound roll; no save follows
+        elif traits & T_TOXIN:
             r = d6(s, b)
             ok = r >= T or r == 6
             emit(s, b, E_WOUND, att, tgt, r, T, 1 if ok else 0, S, T)
@@ -317,7 +329,7 @@ def hit_body(s, st, b, att, tgt, S, ap, dmg, traits, nat_hit, short_band, ox, oy
                 apply_webbed(s, st, b, tgt, att)
                 continue
         # save
-        sneed = 7 if used_field else save_target_x(s, st, b, tgt, ox, oy, ap, no_save, front_arc, area, bonus)
+        sneed = 7 if (used_field or gas) else save_target_x(s, st, b, tgt, ox, oy, ap, no_save, front_arc, area, bonus)
         if sneed <= 6:
             r = d6(s, b)
             saved = r != 1 and r >= sneed

@@ -29,11 +29,15 @@ from .movement import MODE_JUMP, MODE_NORMAL, cell_free_endable, has_levels, nea
 from .query import cell_solid, clear_rays, engaged_with, gang_of, movement, within_f
 from .shooting import arc_ok, blast_profile, eligible, point_target_ok, template_target_ok
 from .codec import A_SHOOT_CELL
+from .codec import A_DEMOLISH, A_GO_PRONE, A_RIDE_BY
+from .demolitions import demolitions_item
+from .ride_by import ride_by_cells, ride_by_legal
 from .state import (
     C_STARVING,
     DK_ACTION, DK_BOTTLE, DK_FLEE, DK_FOLLOWUP, DK_SELECT, DR_STATE, FI_FACING, FI_POSTURE,
     FI_READY, FI_STATE, FI_TURN, FI_X, FI_Y, FS_ON, G_ACTIVE, G_DGANG, G_DK, G_DONE, G_FU, G_FUM0, G_FUM1, G_MF,
     G_NGANGS, PO_SI, PO_STANDING, WP_ID, DK_CHARGE_FIGHT, DK_GROUP, G_CHF, G_GGANG, G_GROUP,
+    DK_BLAZE_PRONE, DK_RIDE_BY, C_MOUNTED, G_RB,
 )
 from ...core.terrain import DOOR_LOCKED
 from .weapons import can_reload, can_shoot_with
@@ -193,6 +197,11 @@ def action_mask(s, st, b, lay, mask, f):
                     continue
                 if contact_cost(s, st, b, f, t, dist) <= 2 * cmax:
                     mask[lay[A_CHARGE] + global_to_rel(s, b, me, t)] = True
+        if can_afford(s, b, f, A_RIDE_BY, False) and has_cond(s, b, f, C_MOUNTED):
+            # 4.3 Mounted, Ride By: a Move that pauses in base contact with one enemy (ride_by.py)
+            for t in range(nf):
+                if gang_of(s, b, t) != me and ride_by_legal(s, st, b, f, t):
+                    mask[lay[A_RIDE_BY] + global_to_rel(s, b, me, t)] = True
         if house_legacy(s, b) and can_afford(s, b, f, A_CARRY_FIGHTER, False):
             # [HL] 5.3 Carry a Seriously Injured friend: up to min(M, S); the friend is put down in the
             # last cell the carrier left on its path (always within 1" of it)
@@ -255,6 +264,8 @@ def action_mask(s, st, b, lay, mask, f):
                 mask[lay[A_TERMINAL] + d] = True
             if can_afford(s, b, f, A_FORCE_DOOR, False) and s.door[b, d, DR_STATE] == DOOR_LOCKED:
                 mask[lay[A_FORCE_DOOR] + d] = True
+                if can_afford(s, b, f, A_DEMOLISH, False) and demolitions_item(s, st, b, f)[0] >= 0:
+                    mask[lay[A_DEMOLISH] + d] = True  # 12 Demolitions: a grenade against a locked door
         for k in range(s.casket.shape[1]):
             if s.casket[b, k, 2] == 1 and casket_near(s, st, b, f, k):
                 if can_afford(s, b, f, A_SMASH_CASKET, False):
@@ -421,6 +432,21 @@ def fill_mask(s, st, b, lay, mask):
         for t in range(s.fi.shape[1]):
             if engaged_with(s, b, f, t):
                 mb[lay[A_FIGHT] + global_to_rel(s, b, me, t)] = True
+    elif dk == DK_BLAZE_PRONE:
+        mb[lay[A_END]] = True  # stay Standing (4.3 Blaze)
+        mb[lay[A_GO_PRONE]] = True
+    elif dk == DK_RIDE_BY:
+        # 4.3 Mounted, Ride By: finish the Move from the pause cell, or stay there
+        mb[lay[A_END]] = True
+        f = s.g[b, G_RB] - 1
+        n = st.terrain.shape[0] * st.terrain.shape[1]
+        dist = np.empty(n, np.int32)
+        prev = np.empty(n, np.int32)
+        endable = np.empty(n, np.bool_)
+        budget = ride_by_cells(s, st, b, f, dist, prev, endable)
+        for c in range(n):
+            if endable[c] and dist[c] <= budget:
+                mb[lay[A_MOVE] + c] = True
     n = 0
     for i in range(mb.shape[0]):
         if mb[i]:

@@ -11,6 +11,7 @@ from .constants import (
     CH_BS, CH_CL, CH_S, LONG_GRENADE, LONG_TEMPLATE, PF_ACC_L, PF_ACC_S, PF_AP, PF_BLAST, PF_D, PF_LONG, PF_RAPID,
     PF_SHORT, PF_TRAITS, T_BLAST, T_BLAZE, T_GAS, T_GRENADE, T_KNOCKBACK, T_RAPID_FIRE, T_SMOKE, T_TEMPLATE,
     T2_DRAG, T2_IMPALE, T2_MASTER_CRAFTED, T2_RECKLESS,
+    T2_GRAVITON,
 )
 from .damage import (
     HIT_UNSAVED, TR_DRAG, TR_IMPALE, TR_MASTER_CRAFTED, TR_RECKLESS, resolve_hit, resolve_hit_x, take_out,
@@ -28,7 +29,7 @@ from .state import (
     FI_AIMED, FI_CH, FI_FACING, FI_POSTURE, FI_STATE, FI_TURN, FI_X, FI_Y, FS_ON, PO_PINNED, PO_SI, PO_STANDING,
     WP_ID, FI_Z, WP_FLAGS, WPF_MC_USED,
 )
-from .templates import add_smoke, angle_facing, in_flame, scatter_path, scatter_roll, under_blast
+from .templates import add_graviton, add_smoke, angle_facing, in_flame, scatter_path, scatter_roll, under_blast
 from .variant import hard_target, house_legacy
 from .weapons import can_shoot_with, firepower, grenade_ammo, long_range, strength, traits_of
 
@@ -865,6 +866,8 @@ def blast_attack(s, st, b, f, item, p, t, cx, cy, mod_extra):
             add_smoke(s, b, cy * w + cx)
         else:
             n = blast_hits(s, st, b, f, wid, p, cx, cy, nat)
+            if traits_of(st, wid, p) & T2_GRAVITON:  # the marker stays until the End phase (12)
+                add_graviton(s, b, cy * w + cx, st.wprof[wid, p, PF_BLAST])
     emit(s, b, E_BLAST, f, -1, cy * w + cx if place != PLACE_DUD else -1, st.wprof[wid, p, PF_BLAST], place, n, 0)
     if tr & T_GRENADE:
         grenade_ammo(s, st, b, f, item, p)
