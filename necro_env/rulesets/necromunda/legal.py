@@ -24,7 +24,7 @@ from .codec import (
     A_CARRY_FIGHTER,
 )
 from .conditions import charge_d3_allowed, has_cond
-from .constants import PF_TRAITS, T_BLAST, T_SMOKE, T_TEMPLATE
+from .constants import LONG_TEMPLATE, PF_LONG, PF_SHORT, PF_TRAITS, T_BLAST, T_SMOKE, T_TEMPLATE
 from .movement import MODE_JUMP, MODE_NORMAL, cell_free_endable, has_levels, near_blocking_enemy, reach
 from .query import cell_solid, clear_rays, engaged_with, gang_of, movement, within_f
 from .shooting import arc_ok, blast_profile, eligible, point_target_ok, template_target_ok
@@ -40,7 +40,7 @@ from .state import (
     DK_BLAZE_PRONE, DK_RIDE_BY, C_MOUNTED, G_RB,
 )
 from ...core.terrain import DOOR_LOCKED
-from .weapons import can_reload, can_shoot_with
+from .weapons import can_reload, can_shoot_with, long_range
 
 @njit(cache=True)
 def rel_to_global(s, b, me, r):
@@ -120,6 +120,26 @@ def area_profile(st, wid, p):
 def blast_or_smoke(st, wid, p):
     """Blast and Smoke profiles cannot Fire Through a Ductway (a Template can: 5.2)."""
     return (st.wprof[wid, p, PF_TRAITS] & (T_BLAST | T_SMOKE)) != 0
+
+
+@njit(cache=True)
+def eligible_targets(s, st, b, f, omni, out):
+    """out[t] = shooting.eligible(f, t, omni) for every fighter t (one LOS / cover test each)."""
+    for t in range(out.shape[0]):
+        out[t] = eligible(s, st, b, f, t, omni)
+
+
+@njit(cache=True)
+def range_window(s, st, b, f, wid, p):
+    """Cells (x0 <= x < x1, y0 <= y < y1) that may be within range of f's profile (wid, p):
+    outside it ``shooting.band_f`` is BAND_OUT (gap = centre distance - 1 > Short and Long)."""
+    h, w = st.terrain.shape
+    if st.wprof[wid, p, PF_LONG] == LONG_TEMPLATE:
+        return 0, 0, w, h
+    r = max(long_range(s, st, b, f, wid, p), st.wprof[wid, p, PF_SHORT]) + 2
+    fx = s.fi[b, f, FI_X]
+    fy = s.fi[b, f, FI_Y]
+    return max(0, fx - r), max(0, fy - r), min(w, fx + r + 1), min(h, fy + r + 1)
 
 
 @njit(cache=True)
@@ -214,7 +234,10 @@ def action_mask(s, st, b, lay, mask, f):
                         p = prev[c]
                         if p == start or p == kc or (p >= 0 and cell_free_endable(s, st, b, p % w, p // w)):
                             mask[lay[A_CARRY_FIGHTER] + c] = True
-        # Shoot / twin Shoot / Aim
+        # Shoot / twin Shoot / Aim; the eligible targets (arc, LOS, cover: 7.2) are the same for
+        # every profile and the twin Shoot, so they are found once, when first needed
+        elig = np.zeros(nf, np.bool_)
+        elig_known = False
         for item in range(s.wp.shape[2]):
             wid = s.wp[b, f, item, WP_ID]
             if wid < 0:
@@ -230,18 +253,27 @@ def action_mask(s, st, b, lay, mask, f):
                         if template_target_ok(s, st, b, f, t):
                             mask[lay[A_SHOOT] + (item * 2 + p) * nf + global_to_rel(s, b, me, t)] = True
                     continue
+                if not elig_known:
+                    eligible_targets(s, st, b, f, False, elig)
+                    elig_known = True
                 for t in range(nf):
-                    if eligible(s, st, b, f, t, False):
+                    if elig[t]:
                         mask[lay[A_SHOOT] + (item * 2 + p) * nf + global_to_rel(s, b, me, t)] = True
                 if tr & (T_BLAST | T_SMOKE) and blast_profile(s, st, b, f, item) == p:  # a point (7.9)
-                    for c in range(n):
-                        if point_target_ok(s, st, b, f, wid, p, c % w, c // w):
-                            mask[lay[A_SHOOT_CELL] + item * n + c] = True
+                    # only cells within the profile's range can pass point_target_ok
+                    x0, y0, x1, y1 = range_window(s, st, b, f, wid, p)
+                    for y in range(y0, y1):
+                        for x in range(x0, x1):
+                            if point_target_ok(s, st, b, f, wid, p, x, y):
+                                mask[lay[A_SHOOT_CELL] + item * n + y * w + x] = True
         if can_afford(s, b, f, A_SHOOT_TWIN, False):
             i1, p1, i2, p2 = twin_sidearms(s, st, b, f)
             if i1 >= 0:
+                if not elig_known:
+                    eligible_targets(s, st, b, f, False, elig)
+                    elig_known = True
                 for t in range(nf):
-                    if eligible(s, st, b, f, t, False):
+                    if elig[t]:
                         mask[lay[A_SHOOT_TWIN] + global_to_rel(s, b, me, t)] = True
         if can_afford(s, b, f, A_AIM, False):
             mask[lay[A_AIM]] = True
@@ -333,10 +365,14 @@ def action_mask(s, st, b, lay, mask, f):
             for c in range(n):
                 if endable[c] and dist[c] <= rb:
                     mask[lay[A_RETREAT] + c] = True
+    # one normal-mode search serves a Prone fighter's Charge ([HL]) and Crawl: distances up to a
+    # search's budget do not depend on the budget (reached: the budget dist holds, -1 none)
+    reached = -1
     if pp and house_legacy(s, b) and can_afford(s, b, f, A_CHARGE, False):
         # [HL] 5.3: a Prone and Pinned fighter may Charge, at most M
         cmax = charge_allowance_max(s, st, b, f)
-        reach(s, st, b, f, 2 * cmax, MODE_NORMAL, -1, dist, prev, endable)
+        reached = 2 * max(cmax, (m + 1) // 2)
+        reach(s, st, b, f, reached, MODE_NORMAL, -1, dist, prev, endable)
         for t in range(nf):
             if s.fi[b, t, FI_STATE] != FS_ON or gang_of(s, b, t) == me:
                 continue
@@ -346,6 +382,8 @@ def action_mask(s, st, b, lay, mask, f):
         if can_afford(s, b, f, A_STAND_UP, False):
             mask[lay[A_STAND_UP]] = True
         if can_afford(s, b, f, A_BLIND_FIRE, False) and not house_legacy(s, b):  # [HL] 5.3: no Blind Fire
+            elig = np.zeros(nf, np.bool_)  # eligible targets (any arc), found once for every profile
+            elig_known = False
             for item in range(s.wp.shape[2]):
                 wid = s.wp[b, f, item, WP_ID]
                 if wid < 0:
@@ -353,12 +391,16 @@ def action_mask(s, st, b, lay, mask, f):
                 for p in range(st.wprof.shape[1]):
                     if not can_shoot_with(s, st, b, f, item, p) or area_profile(st, wid, p):
                         continue
+                    if not elig_known:
+                        eligible_targets(s, st, b, f, True, elig)
+                        elig_known = True
                     for t in range(nf):
-                        if eligible(s, st, b, f, t, True):
+                        if elig[t]:
                             mask[lay[A_BLIND_FIRE] + (item * 2 + p) * nf + global_to_rel(s, b, me, t)] = True
     if (pp or psi) and can_afford(s, b, f, A_CRAWL, False):
         half = (m + 1) // 2
-        reach(s, st, b, f, 2 * half, MODE_NORMAL, -1, dist, prev, endable)
+        if reached < 2 * half:
+            reach(s, st, b, f, 2 * half, MODE_NORMAL, -1, dist, prev, endable)
         for c in range(n):
             if endable[c] and dist[c] <= 2 * half:
                 mask[lay[A_CRAWL] + c] = True
