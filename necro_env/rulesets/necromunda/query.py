@@ -2,7 +2,7 @@
 import numpy as np
 from numba import njit
 
-from ...core.geometry import N_RAYS, ray_blocked_by_model
+from ...core.geometry import AIM_Z, EYE_Z, N_RAYS, ray_blocked_by_model, ray_blocked_by_model_3d
 from ...core.terrain import DOOR_CLOSED, DOOR_LOCKED, TER_DOOR, TER_WALL
 from .constants import AF_INIT_PENALTY, CH_I, CH_M, CH_T
 from .templates import smoke_blocks
@@ -176,6 +176,9 @@ def clear_rays_cells(s, st, b, ax, ay, tx, ty, ga, skip1, skip2, ignore_models):
     if smoke_blocks(s, b, w, ax, ay, tx, ty):  # smoke clouds block sight into, out of and through them (12)
         return 0
     closed = closed_door_mask(s, st, b)
+    lv = st.levels[0] != 0  # boards with levels: a model blocks only within its height band (1.4)
+    az = st.height[ay, ax] + EYE_Z
+    tz = st.height[ty, tx] + AIM_Z
     wall = st.los_wall[ca, ct]
     obst = st.los_obst[ca, ct]
     n = 0
@@ -197,7 +200,11 @@ def clear_rays_cells(s, st, b, ax, ay, tx, ty, ga, skip1, skip2, ignore_models):
                     continue
                 if gang_of(s, b, m) == ga and max(abs(mx - ax), abs(my - ay)) == 1:
                     continue
-                if ray_blocked_by_model(ax, ay, tx, ty, k, mx, my):
+                if lv:
+                    if ray_blocked_by_model_3d(ax, ay, az, tx, ty, tz, k, mx, my, st.height[my, mx]):
+                        blocked = True
+                        break
+                elif ray_blocked_by_model(ax, ay, tx, ty, k, mx, my):
                     blocked = True
                     break
         if blocked:
