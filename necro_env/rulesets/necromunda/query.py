@@ -2,7 +2,7 @@
 import numpy as np
 from numba import njit
 
-from ...core.geometry import N_RAYS, ray_blocked_by_model
+from ...core.geometry import AIM_Z, EYE_Z, N_RAYS, ray_blocked_by_model, ray_blocked_by_model_3d
 from ...core.terrain import DOOR_CLOSED, DOOR_LOCKED, TER_DOOR, TER_WALL
 from .constants import AF_INIT_PENALTY, CH_I, CH_M, CH_T
 from .templates import smoke_blocks
@@ -181,6 +181,9 @@ def clear_rays_cells(s, st, b, ax, ay, tx, ty, ga, skip1, skip2, ignore_models):
         return 0
     if smoke_blocks(s, b, w, ax, ay, tx, ty):  # smoke clouds block sight into, out of and through them (12)
         return 0
+    lv = st.levels[0] != 0  # boards with levels: a model blocks only within its height band (1.4)
+    az = st.height[ay, ax] + EYE_Z
+    tz = st.height[ty, tx] + AIM_Z
     obst = st.los_obst[ca, ct]
     # rays not crossing a wall or a closed door (the door states are read only if a door is crossed)
     open_rays = 0
@@ -218,7 +221,12 @@ def clear_rays_cells(s, st, b, ax, ay, tx, ty, ga, skip1, skip2, ignore_models):
                 continue
             for k in range(N_RAYS):
                 bit = 1 << k
-                if open_rays & bit and ray_blocked_by_model(ax, ay, tx, ty, k, mx, my):
+                if not open_rays & bit:
+                    continue
+                if lv:
+                    if ray_blocked_by_model_3d(ax, ay, az, tx, ty, tz, k, mx, my, st.height[my, mx]):
+                        open_rays &= ~bit
+                elif ray_blocked_by_model(ax, ay, tx, ty, k, mx, my):
                     open_rays &= ~bit
             if open_rays == 0:
                 break

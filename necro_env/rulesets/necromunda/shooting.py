@@ -186,7 +186,7 @@ def fallback_target(s, st, b, f, wid, p, omni, t):
         cg = cover_grade(clear_rays(s, st, b, f, o, False))
         m = hit_modifier(s, st, b, f, o, wid, p, band_f(s, st, b, f, wid, p, d), cg)
         # lexicographic (Seriously Injured last, best modifier, closest) as one integer
-        key = (1 if s.fi[b, o, FI_POSTURE] == PO_SI else 0) * 100000000 + (100 - m) * 100000 + d
+        key = (1 if s.fi[b, o, FI_POSTURE] == PO_SI else 0) * 100000000 + (100 - np.int64(m)) * 100000 + np.int64(d)
         if best < 0 or key < bkey:
             bkey = key
             best = o
