@@ -28,6 +28,7 @@ import numpy as np
 
 from .config import BoardSpec, FighterSpec, GangSpec, load_armours, load_house, load_weapons
 from .config.loader import HIERARCHY
+from .rulesets.necromunda.constants import SHIELD_NAMES
 from .core.terrain import (
     DOOR_CLOSED, DOOR_LOCKED, DOOR_OPEN, FEAT_LADDER, FEAT_RAILING, FEAT_STAIRS, TER_DOOR, TER_FLOOR, TER_OBSTACLE,
     TER_WALL,
@@ -99,7 +100,8 @@ def board(ascii_map: str, *, terminals=(), ductways=(), name: str = "test", heig
 
 
 def fighter(house: str, type_name: str, weapons=(), *, name: str | None = None, armour: str | None = None,
-            bodyglove: bool | None = None, field_armour: bool | None = None, **chars) -> FighterSpec:
+            bodyglove: bool | None = None, field_armour: bool | None = None, shield: str | None = None,
+            **chars) -> FighterSpec:
     """A fighter of a house type from configs/houses, with weapons by name.
     Keyword characteristics (m, ws, bs, s, t, w, i, a, ld, cl, wil, int_) override the profile."""
     armours = load_armours()
@@ -118,6 +120,7 @@ def fighter(house: str, type_name: str, weapons=(), *, name: str | None = None, 
         bodyglove=ft.bodyglove if bodyglove is None else bodyglove,
         field_armour=ft.field_armour if field_armour is None else field_armour,
         group_activation=ft.group_activation, gang_hierarchy=HIERARCHY[ft.gang_hierarchy],
+        shield=SHIELD_NAMES[ft.shield if shield is None else shield],
     )
 
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from .._numba_cache import leaf_njit
 from ..envs import encoders as E
+from ..envs import markers as M
 from ..rulesets.necromunda.state import (
     CK_STATE, CK_X, CK_Y, DR_STATE, FI_ACTS, FI_AIMED, FI_FLESH, FI_POSTURE, FI_READY, FI_STATE, FI_WOUNDS,
     FI_COND, FI_CTRL, FI_X, FI_Y, FI_Z, FS_ON, G_ACTIVE, G_DGANG, G_DK, G_DONE, G_FU, G_PRIORITY, G_ROUND, G_ROUND_LIMIT, GG_BOTTLED,
@@ -29,7 +30,7 @@ from ..rulesets.necromunda.state import (
 EntityTables = namedtuple(
     "EntityTables",
     "fstatic inv_w tough inv_t perm inv code_cols code_w code_tab inv_wh planes door_x door_y door_channel "
-    "dk_order fcol gcol bcol cond_bits",
+    "dk_order fcol gcol bcol cond_bits marker_kinds marker_sten marker_bcol",
 )
 
 # positions in EntityTables.fcol (fighter columns)
@@ -54,6 +55,7 @@ def entity_tables(game, template=None) -> EntityTables:
     fi0, wp0 = tmpl.fi[0], tmpl.wp[0]
     blocks = [t.fighter_static(fi0, wp0, g) for g in range(t.ng)]
     F, W, G, B = E._F, E._W, E._G, E._B
+    mk, ms = M.kernel_tables()  # board markers (smoke clouds, ...): one board channel per kind
     fcol = [F[n] for n in _FCOL_NAMES] + [E.NF_BASE, E.NW_FEAT, W["out_of_ammo"], W["jammed"], E.N_CODE_COLS]
     return EntityTables(
         fstatic=np.ascontiguousarray(np.stack([b[0] for b in blocks]), np.float32),
@@ -75,6 +77,9 @@ def entity_tables(game, template=None) -> EntityTables:
         gcol=np.array([G[n] for n in _GCOL_NAMES], np.int64),
         bcol=np.array([B["casket"], B["casket_opened"]], np.int64),
         cond_bits=np.ascontiguousarray(E._COND_BITS, np.int64),
+        marker_kinds=mk,
+        marker_sten=ms,
+        marker_bcol=np.array([B[k.name] for k in M.MARKER_KINDS], np.int64),
     )
 
 
@@ -228,6 +233,20 @@ def encode_board(s, b, gang, et, out):
         cy = s.casket[b, k, CK_Y]
         if cs != 0 and 0 <= cx < w and 0 <= cy < h:
             out[et.bcol[BC_CASKET_OPENED] if cs == 2 else et.bcol[BC_CASKET], cy, cx] = 1.0
+    for k in range(et.marker_kinds.shape[0]):  # envs/markers.py: centre cell + 1 per slot, 0 = none
+        col0 = et.marker_kinds[k, 0]
+        ch = et.marker_bcol[k]
+        for i in range(et.marker_kinds[k, 1]):
+            c = s.g[b, col0 + i] - 1
+            if c < 0:
+                continue
+            mx = c % w
+            my = c // w
+            for j in range(et.marker_kinds[k, 2]):
+                x = mx + et.marker_sten[k, j, 0]
+                y = my + et.marker_sten[k, j, 1]
+                if 0 <= x < w and 0 <= y < h:
+                    out[ch, y, x] = 1.0
 
 
 @leaf_njit

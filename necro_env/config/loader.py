@@ -23,7 +23,7 @@ from necro_env.core.terrain import DOOR_CLOSED, DOOR_OPEN
 from necro_env.rulesets.necromunda.constants import (
     AF_CHARGE_PENALTY, AF_FRONT_SAVE, AF_INIT_PENALTY, AF_SAVE, AF_TEMPLATE_SAVE, MAX_PROFILES, NAF, NCH, NPF,
     PF_ACC_L, PF_ACC_S, PF_AMMO, PF_AP, PF_BLAST, PF_D, PF_LONG, PF_RAPID, PF_S, PF_S_USER, PF_SHORT, PF_TRAITS,
-    PF_TRAITS2, PF_VALID, ROLE_NAMES, TRAIT2_NAMES, TRAIT_NAMES,
+    PF_TRAITS2, PF_VALID, ROLE_NAMES, SHIELD_NAMES, TRAIT2_NAMES, TRAIT_NAMES,
 )
 
 # PF_LONG codes for weapons without a numeric long range.
@@ -77,6 +77,7 @@ class FighterType:
     field_armour: bool
     group_activation: int
     gang_hierarchy: str | None
+    shield: str = "none"  # Assault / Energy Shield (12): constants.SHIELD_NAMES
 
 
 @dataclass(frozen=True, eq=False)
@@ -98,6 +99,7 @@ class FighterSpec:
     field_armour: bool
     group_activation: int
     gang_hierarchy: int  # 0 none, 1 champion, 2 leader
+    shield: int = 0  # constants.SHIELD_* (12 Assault / Energy Shield)
 
 
 @dataclass(frozen=True, eq=False)
@@ -314,6 +316,7 @@ def load_house(path, armours: ArmourTable | None = None) -> House:
         types[key] = FighterType(
             name=key, role=ROLE_NAMES[t.role], chars=_readonly(chars), armour=t.armour, bodyglove=t.bodyglove,
             field_armour=t.field_armour, group_activation=t.group_activation, gang_hierarchy=t.gang_hierarchy,
+            shield=t.shield,
         )
     return House(data.name, types, str(file))
 
@@ -345,6 +348,7 @@ def load_gang(path, weapons: WeaponTable | None = None, armours: ArmourTable | N
             bodyglove=ftype.bodyglove if f.bodyglove is None else f.bodyglove,
             field_armour=ftype.field_armour if f.field_armour is None else f.field_armour,
             group_activation=ftype.group_activation, gang_hierarchy=HIERARCHY[ftype.gang_hierarchy],
+            shield=SHIELD_NAMES[ftype.shield if f.shield is None else f.shield],
         ))
     return GangSpec(data.name, house.name, tuple(fighters), str(file))
 
@@ -391,3 +395,30 @@ def load_scenario(path=None) -> ScenarioSpec:
     )
     board = _doors_at_start(board, data.doors_start)
     return ScenarioSpec(data.name, board, gangs, data.round_limit, str(file), data.variant)
+
+
+# ---------------------------------------------------------------------------
+# Mounted fighters: Hands Full loadout limits (rules 4.3; docs/rules.md)
+# ---------------------------------------------------------------------------
+
+
+def check_mounted_loadout(spec: FighterSpec, weapons: WeaponTable, file, field: str) -> None:
+    """A fighter that starts Mounted (Hands Full, rules 4.3) carries one weapon fewer than the
+    limit (``schemas.MAX_WEAPONS`` - 1) and no weapon with an Unwieldy profile unless that
+    weapon also has Lance. Raises ConfigError naming ``file`` and ``field`` (the fighter's
+    weapons list)."""
+    from necro_env.rulesets.necromunda.constants import PF_TRAITS, PF_TRAITS2, PF_VALID, T2_LANCE, T_UNWIELDY
+
+    names = [weapons.names[w] for w in spec.weapons]
+    limit = S.MAX_WEAPONS - 1
+    if len(names) > limit:
+        raise ConfigError(file, field, names, f"a Mounted fighter carries one weapon fewer (Hands Full, rules 4.3): "
+                                              f"at most {limit} weapons")
+    for j, w in enumerate(spec.weapons):
+        prof = weapons.profiles[w]
+        valid = prof[:, PF_VALID] == 1
+        unwieldy = bool(np.any(prof[valid, PF_TRAITS] & T_UNWIELDY))
+        lance = bool(np.any(prof[valid, PF_TRAITS2] & (T2_LANCE >> 32)))
+        if unwieldy and not lance:
+            raise ConfigError(file, f"{field}[{j}]", names[j], "a Mounted fighter carries no Unwieldy weapon unless it "
+                                                               "also has Lance (Hands Full, rules 4.3)")

@@ -316,6 +316,16 @@ def _check_hierarchy(v):
     return v
 
 
+def _check_shield(v):
+    if v not in ("none", "assault", "energy"):
+        raise FieldProblem((), v, "expected none, assault or energy (an Assault / Energy Shield, rules 12)")
+    return v
+
+
+def _check_shield_or_none(v):
+    return None if v is None else _check_shield(v)
+
+
 class FighterTypeFile(Strict):
     role: Annotated[str, BeforeValidator(_check_role)]
     chars: CharsFile
@@ -324,6 +334,7 @@ class FighterTypeFile(Strict):
     field_armour: bool = False
     group_activation: int_in(0, 5, "a Group Activation (N) value") = 0
     gang_hierarchy: Annotated[str | None, BeforeValidator(_check_hierarchy)] = None
+    shield: Annotated[str, BeforeValidator(_check_shield)] = "none"
 
 
 class HouseFile(Strict):
@@ -361,6 +372,7 @@ class GangFighterFile(Strict):
     armour: Name | None = None
     bodyglove: bool | None = None
     field_armour: bool | None = None
+    shield: Annotated[str | None, BeforeValidator(_check_shield_or_none)] = None
 
     @model_validator(mode="after")
     def _few_weapons(self):

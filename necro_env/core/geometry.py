@@ -22,7 +22,10 @@ solid block from 0 up to its height. Rays run in 3D from the observer's eye
 floor. A crossed cell blocks a ray like a wall where the ray passes below its
 floor height; an obstacle gives cover where the ray passes below its top
 (``OBSTACLE_Z`` = 2" above its floor). With all heights 0 the tables are those
-of the flat 2D test.
+of the flat 2D test. A Standing model blocks a ray that passes through its base
+(radius 0.5") within its height band, from its floor up to ``MODEL_Z`` = 1.5"
+above it (``ray_blocked_by_model_3d``); on a flat board every ray through a base
+runs between 0.5" and 1" and is blocked, as in 2D.
 """
 import math
 
@@ -44,6 +47,7 @@ NO_LOS = 3
 EYE_Z = 1.0  # observer's eye above its floor (inches)
 AIM_Z = 0.5  # ray end points above the target's floor
 OBSTACLE_Z = 2.0  # an obstacle is up to 2" high (rules 6.3)
+MODEL_Z = 1.5  # a Standing model fills its base from its floor up to 1.5" (docs/rules.md 1.4)
 
 
 
@@ -230,3 +234,30 @@ def ray_blocked_by_model(ax, ay, tx, ty, k, mx, my):
     """Does ray k from cell a to cell t pass through the base (radius 0.5) of a model at cell m?"""
     d2 = point_segment_dist2(mx + 0.5, my + 0.5, ax + 0.5, ay + 0.5, tx + 0.5 + RAY_OX[k], ty + 0.5 + RAY_OY[k])
     return d2 < 0.25 - 1e-9
+
+
+@njit(cache=True)
+def ray_blocked_by_model_3d(ax, ay, az, tx, ty, tz, k, mx, my, mz):
+    """Does ray k from cell a (height az at its start) to cell t (height tz at its end) pass
+    through the body of a model at cell m standing on floor height mz: inside its base (radius
+    0.5") and, there, between mz and mz + MODEL_Z (rules 1.4 with levels, docs/rules.md)?"""
+    if not ray_blocked_by_model(ax, ay, tx, ty, k, mx, my):
+        return False
+    x0 = ax + 0.5
+    y0 = ay + 0.5
+    dx = tx + 0.5 + RAY_OX[k] - x0
+    dy = ty + 0.5 + RAY_OY[k] - y0
+    fx = x0 - (mx + 0.5)
+    fy = y0 - (my + 0.5)
+    qa = dx * dx + dy * dy
+    if qa == 0.0:
+        return False
+    qb = 2.0 * (fx * dx + fy * dy)
+    qc = fx * fx + fy * fy - 0.25
+    disc = max(qb * qb - 4.0 * qa * qc, 0.0)
+    r = math.sqrt(disc)
+    u0 = min(max((-qb - r) / (2.0 * qa), 0.0), 1.0)
+    u1 = min(max((-qb + r) / (2.0 * qa), 0.0), 1.0)
+    za = az + (tz - az) * u0
+    zb = az + (tz - az) * u1
+    return min(za, zb) < mz + MODEL_Z - 1e-9 and max(za, zb) > mz + 1e-9

@@ -4,8 +4,8 @@ An orthogonal step costs 2 (1"), a diagonal step 3 (1.5"). A diagonal step
 may not cut the corner of a solid cell. ``enter[c]`` says whether a path may
 enter cell c at all, ``extra[c]`` adds a cost for entering it (obstacles),
 and ``terminal[c]`` marks cells a path may end in but not continue from
-(charge contact cells). Which cells a fighter may *end* in is the caller's
-business (``dist[c] <= budget`` plus its own end rule).
+(charge contact cells). ``extra[c]`` may carry the SLOW flag (``step_cost``).
+Which cells a fighter may *end* in is the caller's business (``dist[c] <= budget`` plus its own end rule).
 """
 import numpy as np
 from numba import njit
@@ -14,6 +14,18 @@ INF = np.int32(1 << 29)
 
 DX8 = np.array([0, 1, 0, -1, 1, 1, -1, -1])
 DY8 = np.array([-1, 0, 1, 0, -1, 1, 1, -1])
+
+# ---------------------------------------------------------------- per-step cost
+SLOW = 1 << 16  # flag in ``extra[c]``: a step into c costs double (Graviton Pulse: 2" per 1")
+
+
+@njit(cache=True, inline="always")
+def step_cost(step, ex):
+    """Cost of a step of length ``step`` (2 orthogonal, 3 diagonal) into a cell whose ``extra``
+    is ``ex``: the step, doubled when ex carries SLOW, plus ex's extra half-inches."""
+    if ex & SLOW:
+        return 2 * step + (ex & (SLOW - 1))
+    return step + ex
 
 
 @njit(cache=True)
@@ -88,7 +100,7 @@ def dijkstra(width, height, start, budget, enter, solid, extra, terminal, dist, 
                 if solid[cy * width + nx] or solid[ny * width + cx]:
                     continue
                 step = 3
-            nd = d + step + extra[nc]
+            nd = d + step_cost(step, extra[nc])
             if nd <= budget and nd < dist[nc]:
                 dist[nc] = nd
                 prev[nc] = c
@@ -108,7 +120,7 @@ HOW_LEAP = 4  # leapt a gap wider than 1" (Initiative test)
 
 @njit(cache=True)
 def dijkstra_levels(width, height, start, budget, enter, solid, extra, terminal, dist, prev, hgt, easy, risky,
-                    how):
+                    how, grounded=False):
     """``dijkstra`` with floor heights ``hgt`` (inches per flat cell index).
 
     A step between cells whose heights differ climbs: +4 half-inches per inch
@@ -116,7 +128,8 @@ def dijkstra_levels(width, height, start, budget, enter, solid, extra, terminal,
     1+ lower cells to a cell of the start's height crosses a gap: 1 cell is part of
     a normal move; wider gaps (leaps) and jumping down (a step down that costs only
     its horizontal length) are allowed only when ``risky``. ``how[c]`` records how
-    the best path entered c (HOW_*).
+    the best path entered c (HOW_*). ``grounded``: no climbing at all (a Mounted
+    fighter, rules 4.3 Grounded); jumping down and gaps stay as above.
     """
     n = width * height
     for i in range(n):
@@ -152,7 +165,7 @@ def dijkstra_levels(width, height, start, budget, enter, solid, extra, terminal,
             if enter[nc]:
                 dz = hgt[nc] - hc
                 kind = HOW_WALK
-                cost = step + extra[nc]
+                cost = step_cost(step, extra[nc])
                 if dz != 0:
                     rate = 2 if (easy[c] or easy[nc]) else 4
                     if dz < 0 and risky:
@@ -161,6 +174,8 @@ def dijkstra_levels(width, height, start, budget, enter, solid, extra, terminal,
                         kind = HOW_CLIMB
                         cost += rate * abs(dz)
                 nd = d + cost
+                if grounded and kind == HOW_CLIMB:
+                    nd = budget + 1  # Grounded: this step would climb
                 if nd <= budget and nd < dist[nc]:
                     dist[nc] = nd
                     prev[nc] = c

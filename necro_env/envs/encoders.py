@@ -35,12 +35,13 @@ from ..core.terrain import (
     MAX_HEIGHT, TER_OBSTACLE, TER_WALL,
 )
 from ..config.loader import LONG_MELEE
+from .markers import MARKER_KINDS, marker_plane
 from ..rulesets.necromunda.constants import (
     AF_SAVE, CH_S, CH_T, CH_W, NCH, PF_AMMO, PF_AP, PF_D, PF_LONG, PF_S, PF_S_USER, PF_SHORT, PF_TRAITS,
     PF_VALID, T_MELEE, T_NOT_YET, T_RAPID_FIRE, T_SIDEARM, T_UNWIELDY,
 )
 from ..rulesets.necromunda.state import (
-    COND_NAMES, FI_COND, FI_CTRL, FI_Z, DK_CHARGE_FIGHT, DK_GROUP,
+    COND_NAMES, FI_COND, FI_CTRL, FI_Z, DK_CHARGE_FIGHT, DK_GROUP, DK_BLAZE_PRONE, DK_RIDE_BY,
     CK_STATE, CK_X, CK_Y, DK_ACTION, DK_BOTTLE, DK_FLEE, DK_FOLLOWUP, DK_SELECT, DR_STATE, FI_ACTS, FI_AIMED,
     FI_ARMOUR, FI_BODYGLOVE, FI_BROKEN, FI_CH, FI_FACING, FI_FIELD, FI_FLESH, FI_POSTURE, FI_READY, FI_ROLE,
     FI_STATE, FI_WOUNDS, FI_X, FI_Y, FS_FLED, FS_ON, FS_OOA, G_ACTIVE, G_DGANG, G_DK, G_DONE, G_FU, G_PRIORITY,
@@ -145,11 +146,13 @@ BOARD_CHANNELS = [
     ("height", "floor height of the cell in inches (boards with levels; 0 on flat boards)", "/ 15 (MAX_HEIGHT)"),
     ("ladder", "ladder or stairs: climbed at 1\" per 1\"", "0/1"),
     ("railing", "railing along the cell's drop edges (+1 to falling tests)", "0/1"),
-]
+] + [(k.name, f"{k.meaning}: cell centre closer than {k.radius:g}\" to a {k.name} marker's centre", "0/1")
+     for k in MARKER_KINDS]  # one channel per board marker kind (envs/markers.py), always last
 
-_DK_ORDER = (DK_SELECT, DK_ACTION, DK_FOLLOWUP, DK_BOTTLE, DK_FLEE, DK_GROUP, DK_CHARGE_FIGHT)
+_DK_ORDER = (DK_SELECT, DK_ACTION, DK_FOLLOWUP, DK_BOTTLE, DK_FLEE, DK_GROUP, DK_CHARGE_FIGHT, DK_BLAZE_PRONE,
+             DK_RIDE_BY)
 _DK_LABEL = ("select_fighter", "choose_action", "fight_followup", "bottle_check", "voluntary_retreat",
-             "group_activation", "charge_fight")
+             "group_activation", "charge_fight", "blaze_prone", "ride_by_move")
 
 GLOBAL_FEATURES = (
     [("round", "current round", "/ round_limit")]
@@ -208,6 +211,11 @@ CASKET_FEATURES = [
     ("opened", "the casket has been opened", "0/1"),
     ("x", "casket column", "x / W"),
     ("y", "casket row", "y / H"),
+]
+MARKER_FEATURES = [
+    ("present", "the marker slot holds a marker", "0/1"),
+    ("x", "marker centre column", "x / W"),
+    ("y", "marker centre row", "y / H"),
 ]
 
 
@@ -549,7 +557,24 @@ class Encoder:
         for cx, cy, cs in s.casket[0].tolist():
             if cs and 0 <= cx < t.w and 0 <= cy < t.h:
                 planes[_B["casket_opened"] if cs == 2 else _B["casket"], cy, cx] = 1.0
+        g = s.g[0]
+        for k, kind in enumerate(MARKER_KINDS):
+            if g[kind.col0:kind.col0 + kind.count].any():
+                marker_plane(g, k, t.h, t.w, planes[_B[kind.name]])
         return planes
+
+    @staticmethod
+    def markers(game) -> np.ndarray:
+        """[sum of marker slots, 3] rows (present, x / W, y / H) per slot of every marker kind
+        (MARKER_KINDS order; see MARKER_FEATURES)."""
+        t = _tables(game)
+        g = game.state.g[0]
+        rows = []
+        for kind in MARKER_KINDS:
+            for c in g[kind.col0:kind.col0 + kind.count].tolist():
+                c -= 1
+                rows.append((1.0, (c % t.w) / t.w, (c // t.w) / t.h) if c >= 0 else (0.0, 0.0, 0.0))
+        return np.array(rows, F32).reshape(-1, len(MARKER_FEATURES))
 
 
 class EntityEncoder(Encoder):
@@ -575,11 +600,12 @@ class EntityEncoder(Encoder):
 
 
 class FlatEncoder(Encoder):
-    """One vector: fighters (row-major [NF, F] flattened) + globals + doors + caskets.
+    """One vector: fighters (row-major [NF, F] flattened) + globals + doors + caskets + markers.
 
     The static terrain is left out (it is the same in every observation of a
     board); the dynamic parts of the board (door states, casket states and
-    positions) are included per door / casket slot."""
+    positions, board markers such as smoke clouds) are included per door / casket /
+    marker slot."""
 
     name = "flat"
 
@@ -590,6 +616,7 @@ class FlatEncoder(Encoder):
             "globals": N_GLOBAL,
             "doors": t.max_doors * len(DOOR_FEATURES),
             "caskets": t.max_caskets * len(CASKET_FEATURES),
+            "markers": sum(k.count for k in MARKER_KINDS) * len(MARKER_FEATURES),
         }
 
     def space(self, game):
@@ -607,7 +634,7 @@ class FlatEncoder(Encoder):
             if cs:
                 cas[k] = (1.0, float(cs == 2), min(max(cx / t.w, 0.0), 1.0), min(max(cy / t.h, 0.0), 1.0))
         return np.concatenate([self.fighters(game, gang).ravel(), self.globals(game, gang), doors.ravel(),
-                               cas.ravel()])
+                               cas.ravel(), self.markers(game).ravel()])
 
 
 class SpatialEncoder(Encoder):
@@ -705,6 +732,9 @@ def feature_tables_markdown() -> str:
          _md_table(GLOBAL_FEATURES)),
         (f"#### `flat`: per door slot ({len(DOOR_FEATURES)} values)", _md_table(DOOR_FEATURES)),
         (f"#### `flat`: per casket slot ({len(CASKET_FEATURES)} values)", _md_table(CASKET_FEATURES)),
+        ("#### `flat`: per board marker slot ({} values; {})".format(
+            len(MARKER_FEATURES), ", then ".join(f"{k.count} {k.name} slots" for k in MARKER_KINDS)),
+         _md_table(MARKER_FEATURES)),
         (f"#### `spatial`: fighter channels {sf0}..{sf1}", _md_table(SPATIAL_FIGHTER_CHANNELS, value, start=sf0)),
     ]
     return "\n\n".join(f"{title}\n\n{table}" for title, table in sections)

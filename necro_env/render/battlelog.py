@@ -313,6 +313,8 @@ def _format(row, N: LogNames, ng):
         return f"  {A} retreats up to {v['allowance_inches']}\""
     if k == g.E_INTEL:
         return f"{A} accesses a terminal: D6 {v['roll']} vs {v['need']}+: {_ok(v['passed'])}"
+    if k == getattr(g, "E_SMOKE_GONE", None):
+        return f"The smoke cloud at {N.cell(v['cell'])} dissipates (D6 {v['roll']})"
     if k == g.E_FORCE:
         return f"{A} forces a door: roll {v['roll']} (total {v['total']}): " + _ok(v["passed"], "forced", "holds")
     return None

@@ -16,6 +16,9 @@ What is drawn (the legend is in docs/replays.md):
   bar (green pips = wounds left, dark red = Flesh Wounds), a white ring for the active fighter.
   Prone and Pinned: flattened disc; Seriously Injured: dark disc with a red cross; Broken: a white
   "!" badge; Ready: a small yellow dot; Out of Ammo / jammed weapon: a small grey square.
+- board markers (``envs/markers.py``): a smoke cloud is a grey disc of its 2.5" radius over the
+  cells it covers, with a darker outline (one colour per marker kind, ``MARKER_KINDS``); drawn
+  over the terrain and under the fighters.
 - the last step (from its events): movement paths (white arrows from ``from_cell`` to
   ``to_cell``), lines of fire (yellow, red when the shot wounded), fights (orange), and any
   event field naming a cell (a blast or template centre of later rules) as an orange area, with a
@@ -37,6 +40,7 @@ from ..rulesets.necromunda.state import (
     FI_Y, FS_ON, G_ACTIVE, G_DGANG, G_DONE, G_EVN, G_ROUND, G_WINNER, PO_PINNED, PO_SI, WP_DEAD, WP_ID, WP_JAMMED,
     WP_OOA,
 )
+from ..envs.markers import MARKER_KINDS, marker_cells, marker_plane
 from ..envs.render_text import fighter_symbol
 
 GANG_COLOURS = ((214, 48, 49), (9, 132, 227), (0, 168, 112), (230, 160, 0), (142, 68, 173), (0, 170, 190))
@@ -164,6 +168,33 @@ def draw_board(p: _Painter, game, door_states=None, casket_rows=None):
                 d.rectangle(p.box(x, y, 0.22), fill=CASKET, outline=(110, 80, 0), width=2)
             elif state == 2:
                 d.rectangle(p.box(x, y, 0.22), outline=CASKET, width=2)
+
+
+def marker_rows(game):
+    """[(kind name, centre x, centre y, radius)] of the board markers in play (smoke clouds, ...)."""
+    g = game.state.g[0]
+    w = game.dims.width
+    return [(k.name, c % w, c // w, k.radius) for k in MARKER_KINDS for c in marker_cells(g, k)]
+
+
+def draw_markers(p: _Painter, game):
+    """Board markers: the covered cells tinted in the kind's colour, and the marker's circle."""
+    d, cs = p.d, p.cs
+    g = game.state.g[0]
+    h, w = game.dims.height, game.dims.width
+    for k, kind in enumerate(MARKER_KINDS):
+        cells = marker_cells(g, kind)
+        if not cells:
+            continue
+        col = tuple(kind.colour)
+        plane = marker_plane(g, k, h, w)
+        for y, x in zip(*np.nonzero(plane)):
+            d.rectangle(p.box(int(x), int(y)), fill=col + (120,))
+        edge = tuple(max(0, v - 70) for v in col)
+        for c in cells:
+            cx, cy = p.centre(c % w, c // w)
+            r = kind.radius * cs
+            d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=col + (60,), outline=edge + (255,), width=max(2, cs // 8))
 
 
 def _door(p, x, y, state, terrain):
@@ -385,6 +416,7 @@ def render_image(game, cell: int = 20, agent_names=None, events=True) -> Image.I
     caskets = [(int(s.casket[0, k, CK_X]), int(s.casket[0, k, CK_Y]), int(s.casket[0, k, CK_STATE]))
                for k in range(s.casket.shape[1])]
     draw_board(p, game, s.door[0, :, DR_STATE], caskets)
+    draw_markers(p, game)
     rows = s.ev[0, :int(s.g[0, G_EVN])] if events else ()
     draw_events(p, game, rows)
     draw_fighters(p, game, int(s.g[0, G_ACTIVE]))

@@ -13,8 +13,9 @@ from ..render.battlelog import LogNames, log_lines
 from ..rulesets.necromunda.constants import CH_W
 from ..render.rgb import (
     CONDITION_COLOURS, FEATURE_GLYPHS, FEATURE_NAMES, GANG_COLOURS, board_array, condition_bits, conditions_of,
-    event_marks, height_map, status_text,
+    event_marks, height_map, marker_rows, status_text,
 )
+from ..envs.markers import MARKER_KINDS
 from ..core import terrain as TERRAIN
 from ..rulesets.necromunda.state import (
     CK_STATE, CK_X, CK_Y, DR_STATE, FI_BROKEN, FI_CH, FI_FACING, FI_FLESH, FI_POSTURE, FI_READY, FI_STATE,
@@ -23,6 +24,7 @@ from ..rulesets.necromunda.state import (
 from .verify import simulate
 
 _TER_CHAR = {TER_WALL: "#", TER_OBSTACLE: "o", TER_DOOR: "+"}
+_MARKER_COL = {k.name: tuple(k.colour) for k in MARKER_KINDS}
 
 
 def _hex(c):
@@ -85,6 +87,7 @@ def frame_data(game, rec, names: LogNames):
         "doors": [int(v) for v in s.door[0, :len(game.static.door_xy), DR_STATE]],
         "caskets": [[int(s.casket[0, k, CK_X]), int(s.casket[0, k, CK_Y]), int(s.casket[0, k, CK_STATE])]
                     for k in range(s.casket.shape[1])],
+        "markers": [[k, x, y, float(r), _hex(_MARKER_COL[k])] for k, x, y, r in marker_rows(game)],
         "log": log_lines(rows, names, int(rec["round"]), game.dims.n_gangs),
         "marks": [list(m) for m in event_marks(rows, xy, game.dims.width, game.dims.height, game)],
     }

@@ -344,12 +344,12 @@ def test_render_without_mode_returns_none():
 @pytest.mark.parametrize("kw", [{}, {"num_gangs": 3, "max_weapons": 5},
                                 {"board": "boards/zm_hall.yaml", "max_fighters": 10}])
 def test_action_space_size_formula_of_the_docs(kw):
-    """docs/api.md: n_actions = 2·MF + 8 + 5 + 8·H·W + 5·G·MF + 3·(MW·2·G·MF) + MW + 3·doors + 2·caskets
+    """docs/api.md: n_actions = 2·MF + 8 + 6 + 8·H·W + 6·G·MF + 3·(MW·2·G·MF) + MW + 4·doors + 2·caskets
     + MW·H·W (shoot_cell)."""
     d = necromunda_v0.raw_env(**kw).game.dims
     nf = d.n_gangs * d.max_fighters
-    n = (2 * d.max_fighters + 8 + 5 + 8 * d.height * d.width + 5 * nf + 3 * d.max_weapons * 2 * nf + d.max_weapons
-         + 3 * d.max_doors + 2 * d.max_caskets + d.max_weapons * d.height * d.width)
+    n = (2 * d.max_fighters + 8 + 6 + 8 * d.height * d.width + 6 * nf + 3 * d.max_weapons * 2 * nf + d.max_weapons
+         + 4 * d.max_doors + 2 * d.max_caskets + d.max_weapons * d.height * d.width)
     assert necromunda_v0.raw_env(**kw).action_space("gang_0").n == n
 
 

@@ -38,3 +38,21 @@ def test_kernel_equals_entity_encoder_on_random_states(which, request):
     for _ in range(12):  # 12 x 37 random decisions per game: deaths, prone fighters, new games
         core.play(37)
         _check_equal(game, core, et)
+
+
+@pytest.mark.parametrize("which", ["game2", "game3"])
+def test_kernel_equals_entity_encoder_with_smoke_clouds(which, request):
+    """Board markers (smoke clouds, envs/markers.py) in the compiled encoder: clouds placed in the
+    centre, on edges and corners of the board (clipped), in different slots of each game."""
+    from necro_env.rulesets.necromunda.state import G_SMOKE0, N_SMOKE
+
+    game = request.getfixturevalue(which)
+    core = BatchedGames(game, 6, seed=5).reset()
+    et = entity_tables(game, core.template)
+    core.play(23)
+    h, w = game.dims.height, game.dims.width
+    cells = [0, w - 1, (h - 1) * w, h * w - 1, (h // 2) * w + w // 2, 1 * w + 2]
+    for b in range(core.batch_size):
+        for i in range(N_SMOKE):
+            core.state.g[b, G_SMOKE0 + i] = 0 if (b + i) % 3 == 0 else cells[(b * 2 + i) % len(cells)] + 1
+    _check_equal(game, core, et)

@@ -122,7 +122,7 @@ def row(table, weapon, profile=""):
 def test_weapon_table_shape_and_unused_rows():
     w = load_weapons()
     n = len(w.names)
-    assert n == 40 and w.profiles.shape == (n, MAX_PROFILES, NPF) and w.profiles.dtype == np.int32
+    assert n == 42 and w.profiles.shape == (n, MAX_PROFILES, NPF) and w.profiles.dtype == np.int32
     assert not w.profiles.flags.writeable
     assert w.index == {name: i for i, name in enumerate(w.names)}
     assert len(w.costs) == n and w.costs[w.index["lasgun"]] == 15
@@ -179,6 +179,33 @@ def test_special_encodings():
     assert (row(w, "power_axe")[PF_S], row(w, "power_axe")[PF_S_USER]) == (2, 1)
     assert row(w, "long_rifle")[[PF_ACC_S, PF_ACC_L]].tolist() == [0, 1]
     assert row(w, "fighting_knife")[PF_TRAITS] == T_BACKSTAB | T_MELEE
+
+
+def test_condition_grenades():
+    """Photon flash and stun grenades (2023 Trading Post [N23], docs/data.md): Flash / Concussion
+    traits in the second trait mask, Blast (5") / Blast (3"), thrown Sx3."""
+    from necro_env.rulesets.necromunda.constants import PF_TRAITS2, T2_CONCUSSION, T2_FLASH
+
+    w = load_weapons()
+    flash = row(w, "photon_flash_grenade")
+    cols = [PF_SHORT, PF_LONG, PF_S, PF_AP, PF_D, PF_AMMO, PF_BLAST]
+    assert list(flash[cols]) == [3, LONG_GRENADE, 0, 0, 0, 5, 5]
+    assert flash[PF_TRAITS] & (T_GRENADE | T_BLAST) == T_GRENADE | T_BLAST
+    assert (int(flash[PF_TRAITS2]) << 32) == T2_FLASH
+    stun = row(w, "stun_grenade")
+    assert list(stun[cols]) == [3, LONG_GRENADE, 2, 1, 1, 4, 3]
+    assert (int(stun[PF_TRAITS2]) << 32) == T2_CONCUSSION
+
+
+def test_default_gangs_carry_condition_weapons():
+    """Issue 3: the default gangs carry a weapon for each condition the data can give (Blaze: flamer,
+    Blind: photon flash grenade, Concussion: stun grenade, Webbed: web gun)."""
+    w = load_weapons()
+    carried = set()
+    for house in ("orlock", "goliath", "escher", "van_saar"):
+        for f in load_gang(f"gangs/{house}.yaml").fighters:
+            carried.update(w.names[i] for i in f.weapons)
+    assert {"flamer", "photon_flash_grenade", "stun_grenade", "web_gun"} <= carried
 
 
 def test_armour_table():

@@ -167,3 +167,42 @@ def test_walked_move_is_drawn_along_its_path():
     cells = [(m[1], m[2]) for m in marks] + [(marks[-1][3], marks[-1][4])]
     assert cells == [(2, 1), (1, 1), (1, 2), (1, 3), (2, 3)]
     assert event_marks(rows, [(0, 0)] * 4, 7, 5) == [("move", 2, 1, 2, 3, 0)]  # without the game: straight
+
+
+def test_smoke_clouds_are_drawn_from_the_state():
+    """§12 Smoke: a smoke cloud in the state (G_SMOKE0.., centre cell + 1) is drawn as a grey area
+    over the cells it covers (2.5" radius), and disappears with the marker."""
+    from necro_env.envs.markers import MARKER_KINDS
+    from necro_env.rulesets.necromunda.state import G_SMOKE0
+
+    game = small_game()
+    smoke = MARKER_KINDS[0]
+    assert smoke.name == "smoke"
+    plain = np.asarray(render_image(game, events=False), dtype=int)
+    game.state.g[0, G_SMOKE0] = 2 * 10 + 5 + 1  # cloud centred on (5, 2)
+    assert rgb.marker_rows(game) == [("smoke", 5, 2, smoke.radius)]
+    img = np.asarray(render_image(game, events=False), dtype=int)
+    cs = 20
+
+    def px(x, y):
+        return img[y * cs + cs // 2 + 3, x * cs + cs // 2 + 3], plain[y * cs + cs // 2 + 3, x * cs + cs // 2 + 3]
+
+    for cell in ((5, 2), (6, 3), (3, 2)):  # inside the cloud (distance < 2.5)
+        got, before = px(*cell)
+        assert not np.array_equal(got, before), cell
+        assert abs(int(got[0]) - int(got[2])) < 40  # greyish: the tint pulls towards the smoke colour
+    got, before = px(1, 1)  # outside (distance 4.1)
+    assert np.array_equal(got, before)
+    game.state.g[0, G_SMOKE0] = 0
+    assert np.array_equal(np.asarray(render_image(game, events=False), dtype=int), plain)
+
+
+def test_smoke_gone_has_a_log_line():
+    """The End-phase smoke roll (§12 Smoke, event smoke_gone) reads as a sentence in the battle log."""
+    from necro_env.render.battlelog import LogNames, format_event
+
+    game = small_game()
+    row = np.zeros(8, np.int64)
+    row[:5] = (E.E_SMOKE_GONE, -1, -1, 2 * 10 + 5, 3)
+    line = format_event(row, LogNames.from_game(game))
+    assert "smoke cloud" in line and "dissipates" in line and "3" in line

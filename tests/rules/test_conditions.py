@@ -25,16 +25,17 @@ def st(game):
 # ---------------------------------------------------------------- Blaze
 def test_blaze_activation_hit_move_and_put_out():
     """§4.3 Blaze: on activation a burning fighter takes an automatic S3 AP-1 D1 hit, then (Standing
-    and Active) moves 2D6" in a Scatter direction, goes Prone and Pinned (docs/rules.md), and rolls
+    and Active) moves 2D6" in a Scatter direction, goes Prone and Pinned (the player's choice), and rolls
     D6 +2 (Prone) to put the fire out on 6+; its activation then ends."""
     game = make(u(0, "burn", (2, 2), conditions=["blaze"]), u(1, "foe", (0, 5)))
     # wound roll 3 (S3 v T3 needs 4: no wound); 2D6 = 1 + 2 = 3"; Scatter face 2 (even: +30),
     # direction die 2 (60): 90 degrees = east; extinguish 4 + 2 = 6
     game.script_dice([3, 1, 2, 2, 2, 4])
     game.activate("burn")
-    assert game.dice_left() == 0
     mv = by(game, "blaze_move", "burn")[0]
     assert mv.fields["roll_2d6"] == 3 and mv.fields["direction"] == 90
+    game.act("go_prone")  # the player's choice after the move (tests/rules/test_blaze_choice.py)
+    assert game.dice_left() == 0
     f = game.fighter("burn")
     assert f["cell"] == (5, 2)
     assert f["posture"] == "pinned"
@@ -52,9 +53,10 @@ def test_blaze_hit_wounds_and_fire_stays():
     # wound 4, save 1 (needs 6), 2D6 = 1 + 1, Scatter face 1 (odd), direction 1: north (0); extinguish 3
     game.script_dice([4, 1, 1, 1, 1, 1, 3])
     game.activate("burn")
-    assert game.dice_left() == 0
     assert game.events("save")[0].fields["need"] == 6
     assert game.events("damage")[0].fields["wounds_left"] == 1
+    game.act("go_prone")
+    assert game.dice_left() == 0
     f = game.fighter("burn")
     assert f["cell"] == (2, 0)
     assert "blaze" in f["conditions"]
@@ -67,6 +69,7 @@ def test_blaze_move_stops_one_inch_from_enemy():
     # no wound; 2D6 = 6 + 6 east; the fighter stops at (5, 2), next to no enemy; extinguish 1
     game.script_dice([1, 6, 6, 2, 2, 1])
     game.activate("burn")
+    game.act("go_prone")
     assert game.fighter("burn")["cell"] == (5, 2)
 
 

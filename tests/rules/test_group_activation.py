@@ -168,6 +168,20 @@ def test_house_legacy_leader_and_members_must_be_capable():
     assert core.decision == ("group_activation", 0)  # core: no capability requirement
 
 
+def test_house_legacy_insane_fighters_are_incapable():
+    """§4.5 [HL]: Insane ("maddened") fighters are incapable like Seriously Injured and Broken
+    ones: an Insane friend cannot join a group activation under House Legacy; in the core rules
+    it can be named."""
+    units = (u(0, "boss", (2, 2), kind="leader"), u(0, "mad", (2, 3), conditions=["insane"]),
+             u(0, "ok", (1, 1)), u(1, "foe", (8, 4)))
+    game = start(*units, variant="house_legacy")
+    game.act("select", fighter=slot(game, "boss"))
+    assert legal(game) == [("end", None), ("group", slot(game, "ok"))]
+    core = start(*units)
+    core.act("select", fighter=slot(core, "boss"))
+    assert ("group", slot(core, "mad")) in legal(core)
+
+
 def test_group_member_that_loses_its_ready_marker_is_skipped():
     """§2.3 / §2.4: a named member that is taken out before its turn has lost its Ready marker
     and cannot activate; the group ends when no named member is left and the turn passes."""

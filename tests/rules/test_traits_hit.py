@@ -32,7 +32,8 @@ def test_trait_names_load_from_yaml_data():
     prof = with_trait("seismic").profiles[WEAPONS.index["lasgun"], 0]
     assert prof[C.PF_TRAITS2] == C.T2_SEISMIC >> 32
     assert set(C.TRAIT2_NAMES) == {"seismic", "sever", "pulverise", "rad_phage", "concussion", "flash",
-                                   "cursed", "shield_breaker", "fear"}
+                                   "cursed", "shield_breaker", "fear", "graviton_pulse", "lance", "entangle",
+                                   "master_crafted", "reckless", "combi", "impale", "drag"}
 
 
 def test_seismic_natural_six_wound_allows_no_save():

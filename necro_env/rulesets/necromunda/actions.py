@@ -6,7 +6,7 @@ from ...core.terrain import DOOR_CLOSED, DOOR_DESTROYED, DOOR_OPEN
 from .codec import (
     A_AIM, A_BLIND_FIRE, A_BYPASS_CASKET, A_CARRY_CASKET, A_CHARGE, A_COUP, A_CRAWL, A_CRAWL_DUCT, A_FIGHT,
     A_FIRE_DUCT, A_FORCE_DOOR, A_MOVE, A_OPEN_DOOR, A_RELOAD, A_RETREAT, A_SHOOT, A_SHOOT_TWIN, A_SMASH_CASKET,
-    A_SHOOT_CELL, A_STAND_UP, A_TAKE_COVER, A_TERMINAL, A_CARRY_FIGHTER, A_CANNIBALISE,
+    A_SHOOT_CELL, A_STAND_UP, A_TAKE_COVER, A_TERMINAL, A_CARRY_FIGHTER, A_CANNIBALISE, A_DEMOLISH, A_RIDE_BY,
 )
 from .constants import AF_CHARGE_PENALTY, CH_S, PF_TRAITS, T_SIDEARM, T_UNWIELDY
 from .query import cell_solid, fighter_at, is_engaged, movement
@@ -26,14 +26,14 @@ TYPE_DOUBLE = 3
 @njit(cache=True, inline="always")
 def action_type(kind):
     if (kind == A_MOVE or kind == A_RELOAD or kind == A_COUP or kind == A_OPEN_DOOR or kind == A_CARRY_CASKET
-            or kind == A_CARRY_FIGHTER):
+            or kind == A_CARRY_FIGHTER or kind == A_RIDE_BY):
         return TYPE_SIMPLE
     if kind == A_CHARGE or kind == A_CRAWL_DUCT or kind == A_CRAWL or kind == A_BLIND_FIRE:
         return TYPE_DOUBLE
     if (kind == A_TAKE_COVER or kind == A_SHOOT or kind == A_SHOOT_TWIN or kind == A_AIM or kind == A_TERMINAL
             or kind == A_FORCE_DOOR or kind == A_SMASH_CASKET or kind == A_BYPASS_CASKET or kind == A_FIRE_DUCT
             or kind == A_FIGHT or kind == A_RETREAT or kind == A_STAND_UP or kind == A_SHOOT_CELL
-            or kind == A_CANNIBALISE):
+            or kind == A_CANNIBALISE or kind == A_DEMOLISH):
         return TYPE_BASIC
     return TYPE_FREE
 
@@ -51,6 +51,8 @@ def basic_bit(kind):
         kind = A_RELOAD
     elif kind == A_CANNIBALISE:
         kind = A_COUP  # Coup de Grace is Simple: its slot is free
+    elif kind == A_DEMOLISH:
+        kind = A_OPEN_DOOR  # Operate Door is Simple: its slot is free
     return 1 << (kind - A_TAKE_COVER)
 
 

@@ -53,8 +53,11 @@ A_GROUP = 27  # name a member of the active fighter's group activation (2.4)
 A_CARRY_FIGHTER = 28  # House Legacy Carry of a Seriously Injured friend (5.3)
 A_SHOOT_CELL = 29  # Shoot a Blast / Smoke weapon at a point (7.9): weapon item x cell
 A_CANNIBALISE = 30  # Cannibalise (Basic, Starving fighters; 4.3): a Prone and Seriously Injured fighter
+A_GO_PRONE = 31  # a burning fighter goes Prone and Pinned after its random move (4.3 Blaze; A_END: stays Standing)
+A_DEMOLISH = 32  # Demolitions (12): a grenade used in close combat against a locked door
+A_RIDE_BY = 33  # Ride By (4.3 Mounted): a Move (Simple) that pauses in contact with an enemy to attack it
 
-N_KINDS = 31
+N_KINDS = 34
 
 # parameter kinds
 P_NONE = 0
@@ -100,6 +103,9 @@ KINDS = (
     ("carry_fighter", P_CELL),
     ("shoot_cell", P_WEAPON_CELL),
     ("cannibalise", P_TARGET),
+    ("go_prone", P_NONE),
+    ("demolish", P_DOOR),
+    ("ride_by", P_TARGET),
 )
 KIND_NAMES = tuple(k for k, _ in KINDS)
 KIND_INDEX = {k: i for i, k in enumerate(KIND_NAMES)}

@@ -5,27 +5,28 @@ from numba import njit
 
 from .constants import (
     CH_A, CH_S, CH_WS, PF_ACC_S, PF_AP, PF_D, PF_LONG, PF_S_USER, PF_TRAITS, T_BACKSTAB, T_DISARM, T_KNOCKBACK, T_MELEE, T_PAIRED,
-    T_PARRY, T_POWER, T_SIDEARM, T_UNWIELDY, T_VERSATILE,
+    T_PARRY, T_POWER, T_SIDEARM, T_UNWIELDY, T_VERSATILE, T2_DRAG, T2_ENTANGLE, T2_RECKLESS,
 )
 from .condition_effects import cannibalise
 from .conditions import blind_hits, can_react, hands_full, has_cond, strength_penalty
-from .damage import OOA_COUP, resolve_hit, take_out
+from .damage import OOA_COUP, TR_ENTANGLE, TR_RECKLESS, resolve_hit_cc, take_out
 from .dice import d6
-from .events import E_ASSIST, E_ATTACKS, E_COUP, E_DISARM, E_HIT, E_PARRY, E_REACTION, emit
+from .events import E_ASSIST, E_ATTACKS, E_COUP, E_DISARM, E_HIT, E_PARRY, E_REACTION, E_TRAIT, emit
 from .movement import facing_towards
 from .query import count_engaged_enemies, engaged_with, gang_of, in_arc, standing
-from .shooting import knockback
+from .shooting import drag, knockback, master_reroll, random_index
 from .state import (
     C_STARVING,
     FI_BROKEN, FI_CH, FI_DISARMED, FI_FACING, FI_POSTURE, FI_STATE, FI_STOOD, FI_X, FI_Y, FI_Z, FS_ON, PO_SI,
-    PO_STANDING, WP_ID, WP_OOA,
+    PO_STANDING, WP_ID, FI_ENTANGLED,
 )
 from .variant import house_legacy
-from .weapons import firepower, profile_usable, strength, traits_of
+from .weapons import firepower, loaded, profile_usable, strength, traits_of
 
 UNARMED = -1
 MOD_BROKEN_REACTION = -2
 MOD_TURN = -1
+MOD_ENTANGLED = -2
 
 
 @njit(cache=True)
@@ -49,7 +50,7 @@ def usable_in_melee(s, st, b, f, item, p):
     if tr & T_MELEE:
         return True
     if tr & T_SIDEARM:
-        return s.wp[b, f, item, WP_OOA] == 0
+        return loaded(s, st, b, f, item, p)
     return False
 
 
@@ -195,17 +196,26 @@ def weapon_attacks(s, st, b, f, t, item, p, n_dice, mod, parries_left):
     nat6 = blind_hits(s, b, f)  # Blind: hits only on a natural 6 (4.3)
     rolls = np.zeros(n_dice, np.int64)
     hits = np.zeros(n_dice, np.bool_)
+    rerolled = np.zeros(n_dice, np.bool_)
     for i in range(n_dice):
         r = d6(s, b)
         rolls[i] = r
         hits[i] = r == 6 if nat6 else (r != 1 and r >= need)
         emit(s, b, E_HIT, f, t, r, 6 if nat6 else need, 1 if hits[i] else 0, 0, 0)
-    # parry: the target forces a re-roll of one successful hit per Parry weapon
-    if parries_left > 0:
+        if not hits[i] and master_reroll(s, st, b, f, item, p, r):
+            # Master-crafted (12): the first failed hit roll is re-rolled (docs/rules.md)
+            r = d6(s, b)
+            rolls[i] = r
+            rerolled[i] = True
+            hits[i] = r == 6 if nat6 else (r != 1 and r >= need)
+            emit(s, b, E_HIT, f, t, r, 6 if nat6 else need, 1 if hits[i] else 0, 0, 0)
+    # parry: the target forces a re-roll of one successful hit per Parry weapon; Entangle hits
+    # cannot be parried (12), and a die is never re-rolled twice (a Master-crafted re-roll)
+    if parries_left > 0 and (tr & T2_ENTANGLE) == 0:
         for i in range(n_dice):
             if parries_left <= 0:
                 break
-            if hits[i]:
+            if hits[i] and not rerolled[i]:
                 parries_left -= 1
                 r = d6(s, b)
                 rolls[i] = r
@@ -230,6 +240,9 @@ def weapon_attacks(s, st, b, f, t, item, p, n_dice, mod, parries_left):
         if (tr & T_DISARM) and rolls[i] == 6:
             s.fi[b, t, FI_DISARMED] = 1
             emit(s, b, E_DISARM, t, f, 0, 0, 0, 0, 0)
+        if (tr & T2_ENTANGLE) and rolls[i] == 6 and s.fi[b, t, FI_ENTANGLED] == 0:
+            s.fi[b, t, FI_ENTANGLED] = 1  # its reaction attacks in this fight are at -2 (12)
+            emit(s, b, E_TRAIT, t, f, TR_ENTANGLE, 6, 6, 1, 0)
         extra = 0
         if tr & T_KNOCKBACK:
             # Knockback (12): natural hit roll >= the target's S pushes it 1" away (+1 Damage if it
@@ -242,9 +255,48 @@ def weapon_attacks(s, st, b, f, t, item, p, n_dice, mod, parries_left):
                 s.fi[b, f, FI_X] = ox
                 s.fi[b, f, FI_Y] = oy
                 s.fi[b, f, FI_Z] = st.height[oy, ox]
-        resolve_hit(s, st, b, f, t, sv, ap, dmg + extra, tr, rolls[i], True, s.fi[b, f, FI_X], s.fi[b, f, FI_Y],
-                    s.fi[b, t, FI_POSTURE] == PO_STANDING)
+        resolve_hit_cc(s, st, b, f, t, sv, ap, dmg + extra, tr, rolls[i], s.fi[b, f, FI_X], s.fi[b, f, FI_Y],
+                       s.fi[b, t, FI_POSTURE] == PO_STANDING)
+    if tr & T2_DRAG:
+        for i in range(n_dice):
+            if hits[i]:
+                drag(s, st, b, f, t)  # once per weapon's attacks that hit (docs/rules.md)
+                break
     return parries_left
+
+
+@njit(cache=True)
+def reckless_attacks(s, st, b, f, t, item, p, n_dice, mod):
+    """Reckless (12) in close combat: each Attack dice of the weapon goes to a random model,
+    friend or foe, in base contact with the attacker (same floor, any status), picked with
+    shooting.random_index (E_TRAIT per die); then each model's dice are rolled as one attack
+    with the declared target's hit modifier; each model may parry them (docs/rules.md)."""
+    nf = s.fi.shape[1]
+    cand = np.empty(nf, np.int64)
+    n = 0
+    for m in range(nf):
+        if (m != f and s.fi[b, m, FI_STATE] == FS_ON and s.fi[b, m, FI_Z] == s.fi[b, f, FI_Z]
+                and max(abs(s.fi[b, m, FI_X] - s.fi[b, f, FI_X]), abs(s.fi[b, m, FI_Y] - s.fi[b, f, FI_Y])) == 1):
+            cand[n] = m
+            n += 1
+    if n == 0:
+        cand[0] = t
+        n = 1
+    cnt = np.zeros(nf, np.int64)
+    for _ in range(n_dice):
+        i, r = random_index(s, b, n)
+        cnt[cand[i]] += 1
+        emit(s, b, E_TRAIT, f, cand[i], TR_RECKLESS, r, n, cand[i], 0)
+    power = (st.wprof[s.wp[b, f, item, WP_ID], p, PF_TRAITS] & T_POWER) != 0
+    for j in range(n):
+        m = cand[j]
+        if cnt[m] > 0:
+            weapon_attacks(s, st, b, f, m, item, p, cnt[m], mod, parry_count(s, st, b, m, power))
+
+
+@njit(cache=True)
+def reckless(s, st, b, f, item, p):
+    return item >= 0 and (traits_of(st, s.wp[b, f, item, WP_ID], p) & T2_RECKLESS) != 0
 
 
 @njit(cache=True)
@@ -254,7 +306,11 @@ def close_combat_attacks(s, st, b, f, t, charging, reaction, extra_mod):
         return
     if reaction and not can_react(s, b, f):
         return  # Blaze: no reaction attacks (4.3)
+    if not reaction:
+        clear_entangled(s, b)
     mod = extra_mod
+    if reaction and s.fi[b, f, FI_ENTANGLED]:
+        mod += MOD_ENTANGLED  # Entangle natural 6 (12)
     # 1. turn to face
     tx = s.fi[b, t, FI_X]
     ty = s.fi[b, t, FI_Y]
@@ -329,14 +385,21 @@ def close_combat_attacks(s, st, b, f, t, charging, reaction, extra_mod):
     # weapons parry Power weapons
     par_all = parry_count(s, st, b, t, False)
     par0 = parry_count(s, st, b, t, power1)
-    par = weapon_attacks(s, st, b, f, t, i1, p1, n1, mod, par0)
+    if reckless(s, st, b, f, i1, p1):
+        reckless_attacks(s, st, b, f, t, i1, p1, n1, mod)
+        par = par0
+    else:
+        par = weapon_attacks(s, st, b, f, t, i1, p1, n1, mod, par0)
     used = par0 - par
     if i2 >= 0:
         power2 = (st.wprof[s.wp[b, f, i2, WP_ID], p2, PF_TRAITS] & T_POWER) != 0
         if power2 != power1:
             par = max(0, min(parry_count(s, st, b, t, power2), par_all - used))
         par0 = par
-        par = weapon_attacks(s, st, b, f, t, i2, p2, n2, mod, par)
+        if reckless(s, st, b, f, i2, p2):
+            reckless_attacks(s, st, b, f, t, i2, p2, n2, mod)
+        else:
+            par = weapon_attacks(s, st, b, f, t, i2, p2, n2, mod, par)
         used += par0 - par
     if n_unarmed > 0:
         par = max(0, par_all - used)
@@ -368,6 +431,14 @@ def fight(s, st, b, f, t, charging, extra_mod, engaged_before):
     engaged with when it declared the fight (for the follow-up, step 8)."""
     close_combat_attacks(s, st, b, f, t, charging, False, extra_mod)
     reactions(s, st, b, f, t)
+    clear_entangled(s, b)
+
+
+@njit(cache=True)
+def clear_entangled(s, b):
+    """Entangle's -2 (12) lasts for the reaction attacks of the fight in which it was scored."""
+    for m in range(s.fi.shape[1]):
+        s.fi[b, m, FI_ENTANGLED] = 0
 
 
 @njit(cache=True)

@@ -20,7 +20,9 @@ from numba import njit
 from .constants import AF_CHARGE_PENALTY
 from .damage import resolve_hit, take_out
 from .dice import d3, d6, two_d6
-from .events import E_BLAZE_MOVE, E_BROKEN, E_CANNIBALISE, E_COUP, E_EXTINGUISH, E_FLEE, E_INIT, E_INSANE, emit
+from .events import (
+    E_BLAZE_MOVE, E_BLAZE_PRONE, E_BROKEN, E_CANNIBALISE, E_COUP, E_EXTINGUISH, E_FLEE, E_INIT, E_INSANE, emit,
+)
 from .conditions import (
     CAUSE_ACTIVATION, CAUSE_FED, WIL_INSANE, WIL_STARVING, charge_d3_allowed, clear_cond, has_cond,
     willpower_test,
@@ -29,7 +31,7 @@ from .movement import cell_free_endable, MODE_NORMAL, facing_towards, near_block
 from .query import cell_solid, gang_of, initiative, is_engaged, movement, within_f
 from .state import (
     C_BLAZE, C_BLIND, C_INSANE, C_MOUNTED, C_STARVING, C_WIL_DUE, FI_COND, FI_ARMOUR, FI_BROKEN,
-    FI_CTRL, FI_FACING, FI_MOVED, FI_POSTURE, FI_READY, FI_STATE, FI_X, FI_Y, FS_FLED, FS_ON, G_MF, G_NGANGS,
+    FI_CTRL, FI_FACING, FI_MOVED, FI_POSTURE, FI_READY, FI_STATE, FI_X, FI_Y, FS_FLED, FS_ON, G_MF, G_NGANGS, G_BLZ,
     GG_OUT, GG_RETREATED, PO_PINNED, PO_SI, PO_STANDING,
 )
 
@@ -126,8 +128,10 @@ def extinguish(s, st, b, f):
 @njit(cache=True)
 def blaze_activation(s, st, b, f):
     """A burning fighter's activation (4.3): an automatic S3 AP-1 D1 hit; a Prone and Pinned
-    fighter stands up; a Standing and Active one moves 2D6" at random and then goes Prone and
-    Pinned (docs/rules.md); then the roll to put the fire out. The activation then ends."""
+    fighter stands up; a Standing and Active one moves 2D6" at random, after which its player
+    decides whether it goes Prone and Pinned: the engine stops for that decision (G_BLZ,
+    DK_BLAZE_PRONE) and ``blaze_finish`` completes the activation. Otherwise the roll to put
+    the fire out follows at once. The activation then ends."""
     resolve_hit(s, st, b, -1, f, 3, 1, 1, 0, 0, False, s.fi[b, f, FI_X], s.fi[b, f, FI_Y], False)
     if s.fi[b, f, FI_STATE] != FS_ON:
         return
@@ -136,8 +140,23 @@ def blaze_activation(s, st, b, f):
         s.fi[b, f, FI_POSTURE] = PO_STANDING
     elif post == PO_STANDING and not is_engaged(s, b, f):
         blaze_move(s, st, b, f)
+        if s.fi[b, f, FI_STATE] == FS_ON and s.fi[b, f, FI_POSTURE] == PO_STANDING:
+            s.g[b, G_BLZ] = f + 1  # "it may choose to go Prone and Pinned at the end of the move"
+            return
+    extinguish(s, st, b, f)
+
+
+@njit(cache=True)
+def blaze_finish(s, st, b, prone):
+    """The decision after a burning fighter's random move (4.3 Blaze): go Prone and Pinned
+    (``prone``) or stay Standing; then the roll to put the fire out (+2 if Prone)."""
+    f = s.g[b, G_BLZ] - 1
+    s.g[b, G_BLZ] = 0
+    emit(s, b, E_BLAZE_PRONE, f, -1, 1 if prone else 0, 0, 0, 0, 0)
+    if prone:
         s.fi[b, f, FI_POSTURE] = PO_PINNED
     extinguish(s, st, b, f)
+    return f
 
 
 # ------------------------------------------------------------------ Insane
@@ -353,6 +372,13 @@ def mounted_hit(s, st, b, att, t, minus1):
     then it is Prone and Pinned. Returns True if it was knocked down."""
     if s.fi[b, t, FI_STATE] != FS_ON or s.fi[b, t, FI_POSTURE] != PO_STANDING or is_engaged(s, b, t):
         return False
+    return mounted_knockdown(s, st, b, att, t, minus1)
+
+
+@njit(cache=True)
+def mounted_knockdown(s, st, b, att, t, minus1):
+    """The "I get knocked down" Initiative test and its hit (``mounted_hit``), for a Standing
+    Mounted fighter whether or not it is Engaged (a Ride By reaction hit: ride_by.py)."""
     r = d6(s, b)
     need = min(initiative(s, st, b, t) + (1 if minus1 else 0), 7)
     ok = r >= need and r > 1

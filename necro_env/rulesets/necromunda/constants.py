@@ -155,6 +155,15 @@ T2_FLASH = 1 << 37
 T2_CURSED = 1 << 38
 T2_SHIELD_BREAKER = 1 << 39
 T2_FEAR = 1 << 40
+T2_GRAVITON = 1 << 41  # Graviton Pulse (12): Strength check instead of the wound roll, a slowing marker
+T2_LANCE = 1 << 42  # Lance: only read by the Mounted Hands Full loadout check (4.3; docs/rules.md)
+# issue 3 item 4 (R1): bits from 48 so that other traits appended after T2_FEAR do not collide
+T2_ENTANGLE = 1 << 48
+T2_MASTER_CRAFTED = 1 << 49
+T2_RECKLESS = 1 << 50
+T2_COMBI = 1 << 51
+T2_IMPALE = 1 << 52
+T2_DRAG = 1 << 53
 
 TRAIT2_NAMES = {
     "seismic": T2_SEISMIC,
@@ -166,4 +175,18 @@ TRAIT2_NAMES = {
     "cursed": T2_CURSED,
     "shield_breaker": T2_SHIELD_BREAKER,
     "fear": T2_FEAR,
+    "graviton_pulse": T2_GRAVITON,
+    "lance": T2_LANCE,
+    "entangle": T2_ENTANGLE,
+    "master_crafted": T2_MASTER_CRAFTED,
+    "reckless": T2_RECKLESS,
+    "combi": T2_COMBI,
+    "impale": T2_IMPALE,
+    "drag": T2_DRAG,
 }
+
+# Shields (12 Assault Shield / Energy Shield): wargear, the fighter column FI_SHIELD
+SHIELD_NONE = 0
+SHIELD_ASSAULT = 1
+SHIELD_ENERGY = 2
+SHIELD_NAMES = {"none": SHIELD_NONE, "assault": SHIELD_ASSAULT, "energy": SHIELD_ENERGY}

@@ -8,8 +8,9 @@ from numba import njit
 from .constants import (
     CH_CL, AF_FRONT_SAVE, AF_SAVE, AF_TEMPLATE_SAVE, T_GAS, T_MELTA, T_POWER, T_RENDING, T_SCATTERSHOT, T_SHOCK, T_TOXIN,
     T_WEB, T2_CONCUSSION, T2_CURSED, T2_FEAR, T2_FLASH, T2_PULVERISE, T2_RAD_PHAGE, T2_SEISMIC, T2_SEVER, T2_SHIELD_BREAKER,
+    T2_GRAVITON, CH_S,
 )
-from .conditions import apply_concussion, apply_webbed, cursed_test, flash_test
+from .conditions import apply_concussion, apply_webbed, cursed_test, flash_test, strength_penalty
 from .dice import INJ_OOA, INJ_SERIOUS, d6, injury_die, two_d6
 from .events import (
     E_DAMAGE, E_FIELD, E_FLESH, E_INJURY, E_NERVE, E_OOA, E_SAVE, E_SERIOUS, E_TRAIT, E_WOUND, emit,
@@ -18,7 +19,7 @@ from .nerve import break_fighter, cool_bonus, nerve_tests
 from .query import in_arc, toughness
 from .state import (
     FI_ARMOUR, FI_BODYGLOVE, FI_BROKEN, FI_CH, FI_FACING, FI_FIELD, FI_FLESH, FI_POSTURE, FI_READY, FI_STATE,
-    FI_WOUNDS, FS_OOA, PO_SI,
+    FI_WOUNDS, FS_OOA, PO_SI, FI_SHIELD,
 )
 
 OOA_INJURY = 0
@@ -30,7 +31,18 @@ OOA_RECOVERY = 4
 # E_TRAIT codes (a): trait rolls made after a hit (12)
 TR_PULVERISE = 1
 TR_RAD_PHAGE = 2
+TR_GRAVITON = 3  # Graviton Pulse Strength check (12): roll, need = S, effect 1 = failed (damage)
+# issue 3 item 4 (R1) traits, numbered from 10 so that other helpers' codes do not collide
+TR_MASTER_CRAFTED = 10  # roll = the re-rolled hit roll's first result
+TR_RECKLESS = 11  # roll = the D6 picking the target, need = candidates, effect = the chosen fighter
+TR_DRAG = 12  # roll vs need = the target's S; effect = inches pulled
+TR_IMPALE = 13  # roll vs need 3; effect = 1 if the next model is hit (actor = that model)
+TR_ENTANGLE = 14  # a natural 6 to hit: the target's reaction attacks get -2 (actor = the target)
 
+# resolve_hit_x results
+HIT_STOPPED = 0  # no effect: the target was not on the battlefield or a refractor field stopped the hit
+HIT_NO_WOUND = 1  # resolved without an unsaved wound
+HIT_UNSAVED = 2  # at least one wound roll succeeded and was not saved (Impale, 12)
 
 @njit(cache=True)
 def wound_target(S, T):
@@ -193,21 +205,42 @@ def resolve_hit(s, st, b, att, tgt, S, ap, dmg, traits, nat_hit, short_band, ox,
     whether the attack was at Short range (Melta), (ox, oy) the attack's origin
     for front-arc armour, ``front_arc`` whether the target had a front arc then.
     """
-    resolve_hit_x(s, st, b, att, tgt, S, ap, dmg, traits, nat_hit, short_band, ox, oy, front_arc, False, 0)
+    return resolve_hit_x(s, st, b, att, tgt, S, ap, dmg, traits, nat_hit, short_band, ox, oy, front_arc, False, 0,
+                         False)
 
 
 @njit(cache=True)
-def resolve_hit_x(s, st, b, att, tgt, S, ap, dmg, traits, nat_hit, short_band, ox, oy, front_arc, area, bonus):
+def resolve_hit_cc(s, st, b, att, tgt, S, ap, dmg, traits, nat_hit, ox, oy, front_arc):
+    """``resolve_hit`` for a close combat hit (a shield gives +2 instead of +1, 12)."""
+    return resolve_hit_x(s, st, b, att, tgt, S, ap, dmg, traits, nat_hit, True, ox, oy, front_arc, False, 0, True)
+
+
+@njit(cache=True)
+def shield_bonus(s, st, b, tgt, ox, oy, front_arc, melee, traits):
+    """Assault / Energy Shield (12): +2 to the armour save against a close combat attack, +1
+    against a ranged one, made from inside the bearer's front (90 degree vision) arc; the origin
+    (ox, oy) is the attacker or a Blast marker's centre. Useless while Prone (``front_arc`` says
+    the bearer was Standing when the attack was made) and against Shield Breaker."""
+    if s.fi[b, tgt, FI_SHIELD] == 0 or not front_arc or (traits & T2_SHIELD_BREAKER):
+        return 0
+    if not in_arc(s, st, b, tgt, ox, oy, s.fi[b, tgt, FI_FACING]):
+        return 0
+    return 2 if melee else 1
+
+
+@njit(cache=True)
+def resolve_hit_x(s, st, b, att, tgt, S, ap, dmg, traits, nat_hit, short_band, ox, oy, front_arc, area, bonus,
+                  melee):
     """``resolve_hit`` with the Blast / Flame template save rules (``area``, cover ``bonus``;
     see save_target_x) and the traits of section 12 that act on a hit. ``traits`` is the int64
     of weapons.traits_of. After a hit that a refractor field did not stop: Concussion, Cursed
-    and Rad-phage (docs/rules.md)."""
+    and Rad-phage (docs/rules.md). ``melee``: a close combat hit (shields, 12). Returns HIT_*."""
     if s.fi[b, tgt, FI_STATE] != 1:
-        return
-    if not hit_body(s, st, b, att, tgt, S, ap, dmg, traits, nat_hit, short_band, ox, oy, front_arc, area, bonus):
-        return
-    if s.fi[b, tgt, FI_STATE] != 1:
-        return
+        return HIT_STOPPED
+    bonus += shield_bonus(s, st, b, tgt, ox, oy, front_arc, melee, traits)
+    res = hit_body(s, st, b, att, tgt, S, ap, dmg, traits, nat_hit, short_band, ox, oy, front_arc, area, bonus)
+    if res == HIT_STOPPED or s.fi[b, tgt, FI_STATE] != 1:
+        return res
     if traits & T2_CONCUSSION:
         apply_concussion(s, st, b, tgt, att)
     if traits & T2_CURSED:
@@ -217,6 +250,7 @@ def resolve_hit_x(s, st, b, att, tgt, S, ap, dmg, traits, nat_hit, short_band, o
         emit(s, b, E_TRAIT, tgt, att, TR_RAD_PHAGE, r, 4, 1 if r >= 4 else 0, 0)
         if r >= 4:
             flesh_wound(s, b, tgt)
+    return res
 
 
 @njit(cache=True)
@@ -226,18 +260,21 @@ def hit_body(s, st, b, att, tgt, S, ap, dmg, traits, nat_hit, short_band, ox, oy
     makes the target Webbed, nothing else. Flash (12): no wound roll, an Initiative test or Blind.
     Seismic: a natural 6 wound roll allows no save. Sever: a hit that takes the fighter to 0
     Wounds makes its Injury dice Out of Action. Shield Breaker: the refractor field rolls two dice,
-    keeping the lower. Returns False if a refractor field stopped the hit."""
-    gas = (traits & T_GAS) != 0
+    keeping the lower. Returns HIT_STOPPED if a refractor field stopped the hit, HIT_UNSAVED if a
+    wound roll succeeded (or an Injury roll was due) and no save stopped it, else HIT_NO_WOUND.
+    ``bonus`` (cover, shields) improves the armour save only, never the field (9.2)."""
+    gas = (traits & (T_GAS | T2_GRAVITON)) != 0  # neither allows a save of any kind (12)
     power6 = (traits & T_POWER) != 0 and nat_hit == 6
     # one save per hit (9.2): a working field (5+, not modified by AP) is used instead of the
     # armour save when the armour save after AP is worse than 5+ (docs/rules.md, saves)
     used_field = (not gas and s.fi[b, tgt, FI_FIELD] == 1
                   and save_target_x(s, st, b, tgt, ox, oy, ap, power6, front_arc, area, 0) > 5)
     if used_field and field_armour_x(s, b, tgt, (traits & T2_SHIELD_BREAKER) != 0):
-        return False
+        return HIT_STOPPED
     if traits & T2_FLASH:
         flash_test(s, st, b, att, tgt)
-        return True
+        return HIT_NO_WOUND
+    res = HIT_NO_WOUND
     pulverise = (traits & T2_PULVERISE) != 0
     fear = (traits & T2_FEAR) != 0
     n_wound_rolls = 1
@@ -245,19 +282,30 @@ def hit_body(s, st, b, att, tgt, S, ap, dmg, traits, nat_hit, short_band, ox, oy
         n_wound_rolls = d6(s, b)
     for _ in range(n_wound_rolls):
         if s.fi[b, tgt, FI_STATE] != 1:
-            return True
+            return res
         T = toughness(s, b, tgt)
         extra = 0
         no_save = power6
         toxin_injury = False
-        if gas:
+        if traits & T2_GRAVITON:
+            # Graviton Pulse (12): no wound roll; D6 <= S (a 6 always fails) or the weapon's Damage
+            r = d6(s, b)
+            need = s.fi[b, tgt, FI_CH + CH_S] - strength_penalty(s, b, tgt)
+            failed = r == 6 or r > need
+            emit(s, b, E_TRAIT, tgt, att, TR_GRAVITON, r, need, 1 if failed else 0, 0)
+            if not failed:
+                continue
+        elif gas:
             r = d6(s, b)
             ok = r >= T or r == 6
             emit(s, b, E_WOUND, att, tgt, r, T, 1 if ok else 0, S, T)
             if ok:
+                res = HIT_UNSAVED
                 injuries_or_fear(s, b, att, tgt, 1, False, pulverise, fear)
             continue
-        if traits & T_TOXIN:
+        if traits & T2_GRAVITON:
+            pass  # the Strength check above replaced the wound roll; no save follows
+        elif traits & T_TOXIN:
             r = d6(s, b)
             ok = r >= T or r == 6
             emit(s, b, E_WOUND, att, tgt, r, T, 1 if ok else 0, S, T)
@@ -281,13 +329,14 @@ def hit_body(s, st, b, att, tgt, S, ap, dmg, traits, nat_hit, short_band, ox, oy
                 apply_webbed(s, st, b, tgt, att)
                 continue
         # save
-        sneed = 7 if used_field else save_target_x(s, st, b, tgt, ox, oy, ap, no_save, front_arc, area, bonus)
+        sneed = 7 if (used_field or gas) else save_target_x(s, st, b, tgt, ox, oy, ap, no_save, front_arc, area, bonus)
         if sneed <= 6:
             r = d6(s, b)
             saved = r != 1 and r >= sneed
             emit(s, b, E_SAVE, tgt, att, r, sneed, 1 if saved else 0, r, 0)
             if saved:
                 continue
+        res = HIT_UNSAVED
         if power6:
             extra += 1
         melta = (traits & T_MELTA) != 0 and short_band
@@ -305,7 +354,7 @@ def hit_body(s, st, b, att, tgt, S, ap, dmg, traits, nat_hit, short_band, ox, oy
         n_inj = d - wb + 1 if wb > 0 else d
         sever = (traits & T2_SEVER) != 0 and wb > 0
         injuries_or_fear(s, b, att, tgt, n_inj, melta or sever, pulverise, fear)
-    return True
+    return res
 
 
 @njit(cache=True)

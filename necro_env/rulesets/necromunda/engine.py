@@ -15,14 +15,14 @@ from .codec import (
     A_AIM, A_BLIND_FIRE, A_BOTTLE, A_BYPASS_CASKET, A_CANNIBALISE, A_CARRY_CASKET, A_CARRY_FIGHTER, A_CHARGE,
     A_CONSOLIDATE, A_COUP, A_CRAWL, A_CRAWL_DUCT, A_END, A_FIGHT, A_FIRE_DUCT, A_FLEE, A_FORCE_DOOR, A_GROUP,
     A_MOVE, A_OPEN_DOOR, A_RELOAD, A_RETREAT, A_SHOOT, A_SHOOT_CELL, A_SHOOT_TWIN, A_SMASH_CASKET, A_STAND_UP,
-    A_TAKE_COVER, A_TERMINAL, A_TURN, decode,
+    A_TAKE_COVER, A_TERMINAL, A_TURN, decode, A_GO_PRONE, A_DEMOLISH, A_RIDE_BY,
 )
 from .combat import close_combat_attacks, coup_de_grace, fight, reactions
 from .constants import CH_INT, CH_S
 from .dice import d3, d6, two_d6
 from .events import (
     E_ACTION, E_ACTIVATE, E_CASKET, E_CHARGE, E_CONSOLIDATE, E_DOOR, E_DUCT, E_END_ACT, E_FORCE, E_GAME_END,
-    E_HARD_TARGET, E_INIT, E_INTEL, E_REACTION, E_RELOAD, E_RETREAT, E_STAND, E_TURN, emit,
+    E_HARD_TARGET, E_INIT, E_INTEL, E_REACTION, E_RETREAT, E_STAND, E_TURN, emit,
 )
 from .group import begin_naming, clear_group, group_pending, name_member
 from .legal import fill_mask, rel_to_global
@@ -37,8 +37,10 @@ from .phases import (
 from .query import clear_rays, engaged_with, gang_of, initiative, is_engaged, movement
 from .conditions import can_react, charge_d3_allowed, end_of_round, quick_retreat, strength_penalty
 from .running import hl_broken_activation, run_for_cover
-from .condition_effects import activation_effects, activation_over, cannibalise, mounted_stand_up
-from .templates import smoke_end_phase
+from .condition_effects import activation_effects, activation_over, blaze_finish, cannibalise, mounted_stand_up
+from .templates import graviton_end_phase, smoke_end_phase
+from .demolitions import demolish
+from .ride_by import ride_by, ride_by_finish
 from .shooting import blast_profile, face_target, fire_through_ductway, shoot, shoot_cell, shoot_twin
 from .state import (
     CK_STATE, CK_X, CK_Y, DK_ACTION, DK_BOTTLE, DK_FLEE, DK_FOLLOWUP, DK_NONE, DK_SELECT, DR_STATE, END_BOTTLE,
@@ -48,9 +50,10 @@ from .state import (
     G_ROUND, G_ROUND_LIMIT, G_TRUNC, G_TURN, G_WINNER, GG_BOTTLE_ASKED, GG_BOTTLED, GG_FLEE_ASKED, GG_OUT,
     GG_RETREATED, GG_VOLBOTTLE, PH_ACTION, PH_END, PH_OVER, PH_PRIORITY, PO_PINNED, PO_SI, PO_STANDING,
     DK_CHARGE_FIGHT, DK_GROUP, FI_CTRL, FI_HL, G_CHF, G_CHFM, G_GGANG, G_GNAME, G_GROUP, HL_HARD, HL_MOVED, HL_NERVE,
+    DK_BLAZE_PRONE, DK_RIDE_BY, G_BLZ, G_RB,
 )
 from .variant import clear_lost_hard_targets, house_legacy
-from .weapons import plentiful, reload_profile
+from .weapons import reload
 
 CASKET_CLOSED = 1
 CASKET_OPEN = 2
@@ -429,23 +432,15 @@ def apply_action(s, st, b, lay, kind, p1, p2):
         keep_turn = True
     elif kind == A_CHARGE:
         do_charge(s, st, b, f, rel_to_global(s, b, me, p1))
+    elif kind == A_RIDE_BY:
+        ride_by(s, st, b, f, rel_to_global(s, b, me, p1))  # then DK_RIDE_BY finishes the Move (4.3 Mounted)
     elif kind == A_SHOOT_TWIN:
         i1, q1, i2, q2 = twin_sidearms(s, st, b, f)
         shoot_twin(s, st, b, f, i1, q1, i2, q2, rel_to_global(s, b, me, p1))
     elif kind == A_AIM:
         s.fi[b, f, FI_AIMED] = 1
     elif kind == A_RELOAD:
-        p = reload_profile(s, st, b, f, p1)
-        wid = s.wp[b, f, p1, 0]
-        if plentiful(st, wid, p):
-            ok = True
-            r = 0
-        else:
-            r = d6(s, b)
-            ok = r >= st.wprof[wid, p, 9]
-        emit(s, b, E_RELOAD, f, -1, p1, r, 1 if ok else 0, 0, 0)
-        if ok:
-            s.wp[b, f, p1, 1] = 0
+        reload(s, st, b, f, p1)  # 7.6; Combi parts reload separately (12)
     elif kind == A_COUP:
         t = rel_to_global(s, b, me, p1)
         coup_de_grace(s, b, f, t)
@@ -470,6 +465,8 @@ def apply_action(s, st, b, lay, kind, p1, p2):
         emit(s, b, E_FORCE, f, -1, r, total, 1 if ok else 0, 0, 0)
         if ok:
             set_door(s, b, p1, f, DOOR_OPEN)
+    elif kind == A_DEMOLISH:
+        demolish(s, st, b, f, p1)  # 12 Demolitions
     elif kind == A_SMASH_CASKET:
         r = d6(s, b)
         ok = r + s.fi[b, f, FI_CH + CH_S] - strength_penalty(s, b, f) >= 6  # Starving -1 S (4.3)
@@ -531,6 +528,19 @@ def apply_followup(s, st, b, kind, p1):
             emit(s, b, E_HARD_TARGET, f, -1, 1, 0, 0, 0, 0)
 
 
+@njit(cache=True)
+def end_ride_by(s, st, b, kind, cell):
+    """DK_RIDE_BY (4.3 Mounted): ``move`` on to ``cell`` or stay (``end``); like any Move, the
+    rider may then turn."""
+    f = s.g[b, G_RB] - 1
+    if kind == A_MOVE:
+        ride_by_finish(s, st, b, f, cell)
+    s.g[b, G_RB] = 0
+    if s.fi[b, f, FI_STATE] == FS_ON:
+        s.fi[b, f, FI_TURN] = 1 if s.fi[b, f, FI_POSTURE] == PO_STANDING else 0
+    normalize_engagement(s, b)
+
+
 # ------------------------------------------------------------------ the loop
 @njit(cache=True)
 def active_can_continue(s, b):
@@ -571,6 +581,7 @@ def end_phase(s, st, b):
                 if not s.gang[b, gang_at(s, b, pos), GG_OUT]:
                     rally(s, b, gang_at(s, b, pos))
             smoke_end_phase(s, st, b)  # smoke clouds dissipate on 1-4 (12 Smoke)
+            graviton_end_phase(s, b)  # Graviton Pulse markers are removed (12)
         # a fighter Broken during the End phase (Nerve test after a Recovery Out of Action)
         # runs for cover at once (10.1), before the Rally step
         while s.g[b, G_QN] > 0:
@@ -613,6 +624,21 @@ def advance(s, st, b, lay, mask):
                     normalize_engagement(s, b)
                 continue
             if check_end(s, b):
+                continue
+            if s.g[b, G_BLZ] > 0:
+                # 4.3 Blaze: the burning fighter's player decides whether it goes Prone and Pinned
+                s.g[b, G_DK] = DK_BLAZE_PRONE
+                s.g[b, G_DGANG] = gang_of(s, b, s.g[b, G_BLZ] - 1)
+                return fill_mask(s, st, b, lay, mask)
+            if s.g[b, G_RB] > 0:
+                # 4.3 Mounted, Ride By: the rider finishes its Move (or stays at the pause cell);
+                # skipped when no cell is left to move to
+                s.g[b, G_DK] = DK_RIDE_BY
+                s.g[b, G_DGANG] = gang_of(s, b, s.g[b, G_RB] - 1)
+                n = fill_mask(s, st, b, lay, mask)
+                if n > 1:
+                    return n
+                end_ride_by(s, st, b, A_END, 0)
                 continue
             if s.g[b, G_FU] >= 0:
                 s.g[b, G_DK] = DK_FOLLOWUP
@@ -717,7 +743,8 @@ def step(s, st, b, lay, a, mask):
         if activation_effects(s, st, b, f):
             # Blaze, an Insane fighter fleeing, a Starving fighter's compelled charge (4.3)
             normalize_engagement(s, b)
-            end_activation(s, b)
+            if s.g[b, G_BLZ] == 0:  # else the Blaze go-Prone decision comes first (DK_BLAZE_PRONE)
+                end_activation(s, b)
         elif s.fi[b, f, FI_BROKEN]:
             # a Broken fighter's activation is its Running for Cover (10.2); House Legacy:
             # Run for Cover or Retreat, then a Cool test to rally (10.4)
@@ -740,6 +767,12 @@ def step(s, st, b, lay, a, mask):
         if kind == A_FIGHT:
             emit(s, b, E_ACTION, f, -1, kind, p1, 0, 2, 0)
             start_fight(s, st, b, f, rel_to_global(s, b, gang_of(s, b, f), p1), True, s.g[b, G_CHFM])
+    elif dk == DK_RIDE_BY:
+        emit(s, b, E_ACTION, s.g[b, G_RB] - 1, -1, kind, p1, 0, 3, 0)
+        end_ride_by(s, st, b, kind, p1)
+    elif dk == DK_BLAZE_PRONE:
+        blaze_finish(s, st, b, kind == A_GO_PRONE)  # then the roll to put the fire out (4.3 Blaze)
+        end_activation(s, b)
     elif dk == DK_ACTION:
         apply_action(s, st, b, lay, kind, p1, p2)
     elif dk == DK_FOLLOWUP:

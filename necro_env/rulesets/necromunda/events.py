@@ -74,7 +74,11 @@ E_BLAST = 62  # a Blast / Smoke marker placed (7.9); target -1
 E_SCATTER = 63  # a missed Blast scatters (7.9)
 E_FLAME = 64  # a Flame template placed (7.10)
 E_SMOKE_GONE = 65  # a smoke cloud dissipates in the End phase (12 Smoke)
-E_TRAIT = 66  # a weapon trait roll after a hit (12 Pulverise, Rad-phage); a = damage.TR_*
+E_TRAIT = 66  # a weapon trait roll (12 Pulverise, Rad-phage, Graviton Pulse, Master-crafted, Reckless, Drag, Impale, Entangle); a = damage.TR_*
+E_GRAV_GONE = 67  # a Graviton Pulse marker is removed in the End phase (12 Graviton Pulse)
+E_BLAZE_PRONE = 68  # a burning fighter chose to go Prone and Pinned after its random move, or not (4.3 Blaze)
+E_DEMOLISH = 69  # a Demolitions grenade used against a locked door (12 Demolitions; 5.2)
+E_RIDE_BY = 70  # a Mounted fighter pauses its move to attack an enemy it passes (4.3 Mounted, Ride By)
 
 EVENT_NAMES = {v: k[2:].lower() for k, v in dict(globals()).items() if k.startswith("E_") and isinstance(v, int)}
 
@@ -146,6 +150,10 @@ EVENT_FIELDS = {
     E_FLAME: ("facing", "models_hit"),  # facing -1: a template fired through a ductway
     E_SMOKE_GONE: ("cell", "roll"),
     E_TRAIT: ("trait", "roll", "need", "effect"),
+    E_GRAV_GONE: ("cell", "diameter"),
+    E_BLAZE_PRONE: ("prone",),
+    E_DEMOLISH: ("door", "roll", "need", "wounds_left", "door_state"),  # wound roll against the door's T5
+    E_RIDE_BY: ("from_cell", "pause_cell", "half_inches_left"),  # target = the enemy attacked
 }
 
 

@@ -4,7 +4,7 @@ from . import codec as C
 from .actions import status_pp, status_psi, status_sa, status_se
 from .state import (
     DK_ACTION, DK_BOTTLE, DK_CHARGE_FIGHT, DK_FLEE, DK_FOLLOWUP, DK_GROUP, DK_NAMES, DK_SELECT, FI_ACTS, G_ACTIVE,
-    G_DK, G_FU, G_GGANG, G_VARIANT, VAR_HOUSE_LEGACY,
+    G_DK, G_FU, G_GGANG, G_VARIANT, VAR_HOUSE_LEGACY, DK_BLAZE_PRONE, DK_RIDE_BY,
 )
 
 ALLOWED_BY_DECISION = {
@@ -14,6 +14,8 @@ ALLOWED_BY_DECISION = {
     DK_FLEE: {C.A_END, C.A_FLEE},
     DK_GROUP: {C.A_END, C.A_GROUP},
     DK_CHARGE_FIGHT: {C.A_END, C.A_FIGHT},
+    DK_BLAZE_PRONE: {C.A_END, C.A_GO_PRONE},
+    DK_RIDE_BY: {C.A_END, C.A_MOVE},
 }
 STATUS_OF_KIND = {
     C.A_MOVE: "sa", C.A_CHARGE: "sa", C.A_TAKE_COVER: "sa", C.A_SHOOT: "sa", C.A_SHOOT_TWIN: "sa", C.A_AIM: "sa",
@@ -21,6 +23,7 @@ STATUS_OF_KIND = {
     C.A_BYPASS_CASKET: "sa", C.A_CARRY_CASKET: "sa", C.A_CRAWL_DUCT: "sa", C.A_FIRE_DUCT: "sa",
     C.A_RELOAD: "sa|pp", C.A_FIGHT: "se|sa", C.A_RETREAT: "se", C.A_STAND_UP: "pp", C.A_CRAWL: "pp|psi",
     C.A_BLIND_FIRE: "pp", C.A_CARRY_FIGHTER: "sa", C.A_SHOOT_CELL: "sa", C.A_CANNIBALISE: "sa|se",
+    C.A_DEMOLISH: "sa", C.A_RIDE_BY: "sa",
 }
 HL_STATUS_OF_KIND = {C.A_CHARGE: "sa|pp", C.A_BLIND_FIRE: "none-in-house-legacy"}
 STATUS_TEXT = {"sa": "Standing and Active", "se": "Standing and Engaged", "pp": "Prone and Pinned",
@@ -88,7 +91,7 @@ def why_illegal(game, index):
     if dk == DK_CHARGE_FIGHT:
         return f"{name}: the free Fight after a charge must target an enemy the charger is engaged with"
     if dk == DK_ACTION:
-        if kind in (C.A_SELECT, C.A_CONSOLIDATE, C.A_BOTTLE, C.A_FLEE, C.A_GROUP):
+        if kind in (C.A_SELECT, C.A_CONSOLIDATE, C.A_BOTTLE, C.A_FLEE, C.A_GROUP, C.A_GO_PRONE):
             return f"{name} is not an action a fighter can choose during its activation"
         f = int(g[G_ACTIVE])
         st = _status(game, f)
@@ -107,6 +110,12 @@ def why_illegal(game, index):
             return ("a fighter may choose a new facing only when activated or after moving, once, not to its current "
                     "facing, and not while Standing and Engaged (it turns to face inside a Fight, at -1)")
         acts = int(game.state.fi[0, f, FI_ACTS])
+        if kind == C.A_DEMOLISH:
+            return (f"{name} (12 Demolitions) needs door {p1} to be a locked door within 1\" and the fighter to carry "
+                    f"a Demolitions grenade that is not Out of Ammo, with a Basic action left ({acts} action(s) left)")
+        if kind == C.A_RIDE_BY:
+            return (f"{name} (4.3 Mounted, Ride By) needs a Mounted fighter with a Move left and an enemy whose base "
+                    f"it can reach within its Movement; the enemy must not be engaged with another fighter")
         return (f"{name} is not legal here: the fighter has {acts} action(s) left, and the action's cost, "
                 f"Basic-once rule, range, reach, line of sight or target status rules it out")
     if dk == DK_FOLLOWUP:

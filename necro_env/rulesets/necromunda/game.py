@@ -13,6 +13,7 @@ from collections import namedtuple
 import numpy as np
 
 from ...config import ArmourTable, BoardSpec, WeaponTable, load_armours, load_weapons
+from ...config.loader import check_mounted_loadout
 from ...core.geometry import build_arc_table, build_los_tables
 from ...core.rng import seed_game
 from ...core.terrain import FACING_NAMES
@@ -26,10 +27,10 @@ from .events import EVENT_FIELDS, EVENT_NAMES
 from .state import (
     COND_NAMES, FI_COND,
     CK_STATE, CK_X, CK_Y, DK_NAMES, DR_STATE, DR_WOUNDS, FI_ARMOUR, FI_BODYGLOVE, FI_BROKEN, FI_CH, FI_FACING,
-    FI_FIELD, FI_FLESH, FI_GA, FI_HIER, FI_POSTURE, FI_READY, FI_ROLE, FI_STATE, FI_TYPE, FI_WOUNDS, FI_X, FI_Y,
+    FI_FIELD, FI_SHIELD, FI_FLESH, FI_GA, FI_HIER, FI_POSTURE, FI_READY, FI_ROLE, FI_STATE, FI_TYPE, FI_WOUNDS, FI_X, FI_Y,
     FS_ON, G_ACTIVE, G_DGANG, G_DK, G_DONE, G_EVN, G_EVOVF, G_FU, G_LASTPRIO, G_MF, G_NGANGS, G_PHASE,
     G_PRIORITY, G_ROUND, G_ROUND_LIMIT, G_TRUNC, G_TURN, G_WINNER, GG_CREW, GG_ORDER, PH_ACTION, PO_PINNED,
-    PO_SI, PO_STANDING, Static, WP_ID, alloc_state, clone_state, FI_Z, G_CHF, G_GGANG, G_VARIANT, VARIANTS,
+    PO_SI, PO_STANDING, Static, WP_ID, alloc_state, clone_state, FI_Z, G_CHF, G_GGANG, G_VARIANT, VARIANTS, G_BLZ,
 )
 
 Event = namedtuple("Event", "kind actor target fields")
@@ -182,6 +183,7 @@ class Game:
         fi[FI_ARMOUR] = spec.armour
         fi[FI_BODYGLOVE] = int(spec.bodyglove)
         fi[FI_FIELD] = int(spec.field_armour)
+        fi[FI_SHIELD] = int(spec.shield)
         fi[FI_GA] = spec.group_activation
         fi[FI_HIER] = spec.gang_hierarchy
         if spec.type_name not in self._type_names:
@@ -247,6 +249,9 @@ class Game:
                 if cname not in COND_NAMES:
                     raise ValueError(f"placement of fighter ({g}, {i}): unknown condition {cname!r}; "
                                      f"allowed: {', '.join(COND_NAMES)}")
+                if cname == "mounted":  # Hands Full loadout limits (4.3)
+                    check_mounted_loadout(spec, self.weapons, self.gangs[g].source,
+                                          f"fighters[{i}] ({spec.name}) weapons")
                 fi[FI_COND] |= COND_NAMES[cname]
                 if cname == "webbed" and "posture" not in p:
                     fi[FI_POSTURE] = PO_SI  # Webbed is treated as Seriously Injured (4.3)
@@ -276,7 +281,7 @@ class Game:
         s.g[0, G_TURN] = s.gang[0, f // self.dims.max_fighters, GG_ORDER]
         s.g[0, G_EVN] = 0
         start_activation(s, 0, f)
-        if activation_effects(s, self.static, 0, f):  # Blaze, Insane, Starving (4.3), as in step()
+        if activation_effects(s, self.static, 0, f) and s.g[0, G_BLZ] == 0:  # Blaze, Insane, Starving (4.3), as step()
             end_activation(s, 0)
         advance(s, self.static, 0, self.layout, self.mask)
         return self

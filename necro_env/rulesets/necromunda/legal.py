@@ -24,19 +24,23 @@ from .codec import (
     A_CARRY_FIGHTER,
 )
 from .conditions import charge_d3_allowed, has_cond
-from .constants import PF_TRAITS, T_BLAST, T_SMOKE, T_TEMPLATE
+from .constants import LONG_TEMPLATE, PF_LONG, PF_SHORT, PF_TRAITS, T_BLAST, T_SMOKE, T_TEMPLATE
 from .movement import MODE_JUMP, MODE_NORMAL, cell_free_endable, has_levels, near_blocking_enemy, reach
 from .query import cell_solid, clear_rays, engaged_with, gang_of, movement, within_f
 from .shooting import arc_ok, blast_profile, eligible, point_target_ok, template_target_ok
 from .codec import A_SHOOT_CELL
+from .codec import A_DEMOLISH, A_GO_PRONE, A_RIDE_BY
+from .demolitions import demolitions_item
+from .ride_by import ride_by_cells, ride_by_legal
 from .state import (
     C_STARVING,
     DK_ACTION, DK_BOTTLE, DK_FLEE, DK_FOLLOWUP, DK_SELECT, DR_STATE, FI_FACING, FI_POSTURE,
     FI_READY, FI_STATE, FI_TURN, FI_X, FI_Y, FS_ON, G_ACTIVE, G_DGANG, G_DK, G_DONE, G_FU, G_FUM0, G_FUM1, G_MF,
     G_NGANGS, PO_SI, PO_STANDING, WP_ID, DK_CHARGE_FIGHT, DK_GROUP, G_CHF, G_GGANG, G_GROUP,
+    DK_BLAZE_PRONE, DK_RIDE_BY, C_MOUNTED, G_RB,
 )
 from ...core.terrain import DOOR_LOCKED
-from .weapons import can_reload, can_shoot_with
+from .weapons import can_reload, can_shoot_with, long_range
 
 @njit(cache=True)
 def rel_to_global(s, b, me, r):
@@ -119,6 +123,26 @@ def blast_or_smoke(st, wid, p):
 
 
 @njit(cache=True)
+def eligible_targets(s, st, b, f, omni, out):
+    """out[t] = shooting.eligible(f, t, omni) for every fighter t (one LOS / cover test each)."""
+    for t in range(out.shape[0]):
+        out[t] = eligible(s, st, b, f, t, omni)
+
+
+@njit(cache=True)
+def range_window(s, st, b, f, wid, p):
+    """Cells (x0 <= x < x1, y0 <= y < y1) that may be within range of f's profile (wid, p):
+    outside it ``shooting.band_f`` is BAND_OUT (gap = centre distance - 1 > Short and Long)."""
+    h, w = st.terrain.shape
+    if st.wprof[wid, p, PF_LONG] == LONG_TEMPLATE:
+        return 0, 0, w, h
+    r = max(long_range(s, st, b, f, wid, p), st.wprof[wid, p, PF_SHORT]) + 2
+    fx = s.fi[b, f, FI_X]
+    fy = s.fi[b, f, FI_Y]
+    return max(0, fx - r), max(0, fy - r), min(w, fx + r + 1), min(h, fy + r + 1)
+
+
+@njit(cache=True)
 def set_cells(mask, base, ok):
     for c in range(ok.shape[0]):
         if ok[c]:
@@ -193,6 +217,11 @@ def action_mask(s, st, b, lay, mask, f):
                     continue
                 if contact_cost(s, st, b, f, t, dist) <= 2 * cmax:
                     mask[lay[A_CHARGE] + global_to_rel(s, b, me, t)] = True
+        if can_afford(s, b, f, A_RIDE_BY, False) and has_cond(s, b, f, C_MOUNTED):
+            # 4.3 Mounted, Ride By: a Move that pauses in base contact with one enemy (ride_by.py)
+            for t in range(nf):
+                if gang_of(s, b, t) != me and ride_by_legal(s, st, b, f, t):
+                    mask[lay[A_RIDE_BY] + global_to_rel(s, b, me, t)] = True
         if house_legacy(s, b) and can_afford(s, b, f, A_CARRY_FIGHTER, False):
             # [HL] 5.3 Carry a Seriously Injured friend: up to min(M, S); the friend is put down in the
             # last cell the carrier left on its path (always within 1" of it)
@@ -205,7 +234,10 @@ def action_mask(s, st, b, lay, mask, f):
                         p = prev[c]
                         if p == start or p == kc or (p >= 0 and cell_free_endable(s, st, b, p % w, p // w)):
                             mask[lay[A_CARRY_FIGHTER] + c] = True
-        # Shoot / twin Shoot / Aim
+        # Shoot / twin Shoot / Aim; the eligible targets (arc, LOS, cover: 7.2) are the same for
+        # every profile and the twin Shoot, so they are found once, when first needed
+        elig = np.zeros(nf, np.bool_)
+        elig_known = False
         for item in range(s.wp.shape[2]):
             wid = s.wp[b, f, item, WP_ID]
             if wid < 0:
@@ -221,18 +253,27 @@ def action_mask(s, st, b, lay, mask, f):
                         if template_target_ok(s, st, b, f, t):
                             mask[lay[A_SHOOT] + (item * 2 + p) * nf + global_to_rel(s, b, me, t)] = True
                     continue
+                if not elig_known:
+                    eligible_targets(s, st, b, f, False, elig)
+                    elig_known = True
                 for t in range(nf):
-                    if eligible(s, st, b, f, t, False):
+                    if elig[t]:
                         mask[lay[A_SHOOT] + (item * 2 + p) * nf + global_to_rel(s, b, me, t)] = True
                 if tr & (T_BLAST | T_SMOKE) and blast_profile(s, st, b, f, item) == p:  # a point (7.9)
-                    for c in range(n):
-                        if point_target_ok(s, st, b, f, wid, p, c % w, c // w):
-                            mask[lay[A_SHOOT_CELL] + item * n + c] = True
+                    # only cells within the profile's range can pass point_target_ok
+                    x0, y0, x1, y1 = range_window(s, st, b, f, wid, p)
+                    for y in range(y0, y1):
+                        for x in range(x0, x1):
+                            if point_target_ok(s, st, b, f, wid, p, x, y):
+                                mask[lay[A_SHOOT_CELL] + item * n + y * w + x] = True
         if can_afford(s, b, f, A_SHOOT_TWIN, False):
             i1, p1, i2, p2 = twin_sidearms(s, st, b, f)
             if i1 >= 0:
+                if not elig_known:
+                    eligible_targets(s, st, b, f, False, elig)
+                    elig_known = True
                 for t in range(nf):
-                    if eligible(s, st, b, f, t, False):
+                    if elig[t]:
                         mask[lay[A_SHOOT_TWIN] + global_to_rel(s, b, me, t)] = True
         if can_afford(s, b, f, A_AIM, False):
             mask[lay[A_AIM]] = True
@@ -255,6 +296,8 @@ def action_mask(s, st, b, lay, mask, f):
                 mask[lay[A_TERMINAL] + d] = True
             if can_afford(s, b, f, A_FORCE_DOOR, False) and s.door[b, d, DR_STATE] == DOOR_LOCKED:
                 mask[lay[A_FORCE_DOOR] + d] = True
+                if can_afford(s, b, f, A_DEMOLISH, False) and demolitions_item(s, st, b, f)[0] >= 0:
+                    mask[lay[A_DEMOLISH] + d] = True  # 12 Demolitions: a grenade against a locked door
         for k in range(s.casket.shape[1]):
             if s.casket[b, k, 2] == 1 and casket_near(s, st, b, f, k):
                 if can_afford(s, b, f, A_SMASH_CASKET, False):
@@ -322,10 +365,14 @@ def action_mask(s, st, b, lay, mask, f):
             for c in range(n):
                 if endable[c] and dist[c] <= rb:
                     mask[lay[A_RETREAT] + c] = True
+    # one normal-mode search serves a Prone fighter's Charge ([HL]) and Crawl: distances up to a
+    # search's budget do not depend on the budget (reached: the budget dist holds, -1 none)
+    reached = -1
     if pp and house_legacy(s, b) and can_afford(s, b, f, A_CHARGE, False):
         # [HL] 5.3: a Prone and Pinned fighter may Charge, at most M
         cmax = charge_allowance_max(s, st, b, f)
-        reach(s, st, b, f, 2 * cmax, MODE_NORMAL, -1, dist, prev, endable)
+        reached = 2 * max(cmax, (m + 1) // 2)
+        reach(s, st, b, f, reached, MODE_NORMAL, -1, dist, prev, endable)
         for t in range(nf):
             if s.fi[b, t, FI_STATE] != FS_ON or gang_of(s, b, t) == me:
                 continue
@@ -335,6 +382,8 @@ def action_mask(s, st, b, lay, mask, f):
         if can_afford(s, b, f, A_STAND_UP, False):
             mask[lay[A_STAND_UP]] = True
         if can_afford(s, b, f, A_BLIND_FIRE, False) and not house_legacy(s, b):  # [HL] 5.3: no Blind Fire
+            elig = np.zeros(nf, np.bool_)  # eligible targets (any arc), found once for every profile
+            elig_known = False
             for item in range(s.wp.shape[2]):
                 wid = s.wp[b, f, item, WP_ID]
                 if wid < 0:
@@ -342,12 +391,16 @@ def action_mask(s, st, b, lay, mask, f):
                 for p in range(st.wprof.shape[1]):
                     if not can_shoot_with(s, st, b, f, item, p) or area_profile(st, wid, p):
                         continue
+                    if not elig_known:
+                        eligible_targets(s, st, b, f, True, elig)
+                        elig_known = True
                     for t in range(nf):
-                        if eligible(s, st, b, f, t, True):
+                        if elig[t]:
                             mask[lay[A_BLIND_FIRE] + (item * 2 + p) * nf + global_to_rel(s, b, me, t)] = True
     if (pp or psi) and can_afford(s, b, f, A_CRAWL, False):
         half = (m + 1) // 2
-        reach(s, st, b, f, 2 * half, MODE_NORMAL, -1, dist, prev, endable)
+        if reached < 2 * half:
+            reach(s, st, b, f, 2 * half, MODE_NORMAL, -1, dist, prev, endable)
         for c in range(n):
             if endable[c] and dist[c] <= 2 * half:
                 mask[lay[A_CRAWL] + c] = True
@@ -421,6 +474,21 @@ def fill_mask(s, st, b, lay, mask):
         for t in range(s.fi.shape[1]):
             if engaged_with(s, b, f, t):
                 mb[lay[A_FIGHT] + global_to_rel(s, b, me, t)] = True
+    elif dk == DK_BLAZE_PRONE:
+        mb[lay[A_END]] = True  # stay Standing (4.3 Blaze)
+        mb[lay[A_GO_PRONE]] = True
+    elif dk == DK_RIDE_BY:
+        # 4.3 Mounted, Ride By: finish the Move from the pause cell, or stay there
+        mb[lay[A_END]] = True
+        f = s.g[b, G_RB] - 1
+        n = st.terrain.shape[0] * st.terrain.shape[1]
+        dist = np.empty(n, np.int32)
+        prev = np.empty(n, np.int32)
+        endable = np.empty(n, np.bool_)
+        budget = ride_by_cells(s, st, b, f, dist, prev, endable)
+        for c in range(n):
+            if endable[c] and dist[c] <= budget:
+                mb[lay[A_MOVE] + c] = True
     n = 0
     for i in range(mb.shape[0]):
         if mb[i]:

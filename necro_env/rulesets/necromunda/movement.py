@@ -21,17 +21,18 @@ Prone next to a drop.
 import numpy as np
 from numba import njit
 
-from ...core.reach import HOW_JUMP, HOW_LEAP, dijkstra, dijkstra_levels
+from ...core.reach import HOW_JUMP, HOW_LEAP, SLOW, dijkstra, dijkstra_levels
 from ...core.terrain import FEAT_LADDER, FEAT_RAILING, FEAT_STAIRS, TER_OBSTACLE, TER_WALL
 from .damage import resolve_hit
 from .dice import d6
 from .events import E_FALL, E_INIT, E_MOVE, E_PINNED, E_STANDUP_ENGAGED, emit
 from .query import cell_solid, gang_of, initiative, standing
+from .templates import under_blast
 from .variant import house_legacy
 from .state import (
     CK_STATE, CK_X, CK_Y, EV_ACTOR, EV_KIND, FI_ACTS, FI_FACING, FI_MOVED, FI_POSTURE, FI_STATE, FI_STOOD, FI_TURN,
     FI_X, FI_Y, FI_Z, FS_ON, G_EVN,
-    PO_PINNED, PO_SI, PO_STANDING,
+    PO_PINNED, PO_SI, PO_STANDING, C_MOUNTED, FI_COND, G_GRAV0, G_GRAVD0, N_GRAV,
 )
 
 OBSTACLE_EXTRA = 2  # 1" in half-inches
@@ -39,6 +40,7 @@ OBSTACLE_EXTRA = 2  # 1" in half-inches
 MODE_NORMAL = 0
 MODE_CHARGE = 1
 MODE_JUMP = 2  # a Move: may jump down and leap gaps when no safe route is within the allowance
+MODE_RIDE_BY = 3  # the rest of a Ride By move (4.3 Mounted): may pass through the target's 1" zone, not end in it
 
 # E_INIT reasons of the level rules
 INIT_JUMP = 6  # jumping down (6.6)
@@ -91,6 +93,7 @@ def build_masks(s, st, b, f, mode, target, enter, solid, extra, terminal, endabl
             c = s.casket[b, k, CK_Y] * w + s.casket[b, k, CK_X]
             enter[c] = False
             endable[c] = False
+    slow_graviton(s, b, w, h, extra)
     nf = s.fi.shape[1]
     for e in range(nf):
         if s.fi[b, e, FI_STATE] != FS_ON or e == f:
@@ -121,6 +124,19 @@ def build_masks(s, st, b, f, mode, target, enter, solid, extra, terminal, endabl
                 c = y * w + x
                 enter[c] = False
                 endable[c] = False
+    if mode == MODE_RIDE_BY:
+        # Ride By (4.3 Mounted): the rider passes within 1" of the enemy it attacked
+        tx = s.fi[b, target, FI_X]
+        ty = s.fi[b, target, FI_Y]
+        for dy in range(-1, 2):
+            for dx in range(-1, 2):
+                x = tx + dx
+                y = ty + dy
+                if (dx == 0 and dy == 0) or x < 0 or y < 0 or x >= w or y >= h:
+                    continue
+                if cell_free_endable(s, st, b, x, y) and not near_other_enemy(s, b, f, target, x, y):
+                    enter[y * w + x] = True
+                    endable[y * w + x] = False
     if mode == MODE_CHARGE:
         # base-contact cells around the target: a charge may end there (its last step),
         # even next to other enemies, if the cell is free standable floor
@@ -143,6 +159,28 @@ def build_masks(s, st, b, f, mode, target, enter, solid, extra, terminal, endabl
 
 
 @njit(cache=True)
+def slow_graviton(s, b, w, h, extra):
+    """Graviton Pulse markers (12): moving through one costs 2" per 1", so a step into a cell
+    inside a marker (``templates.in_graviton``) carries core.reach.SLOW."""
+    for i in range(N_GRAV):
+        c0 = s.g[b, G_GRAV0 + i] - 1
+        if c0 < 0:
+            continue
+        dm = s.g[b, G_GRAVD0 + i]
+        r = dm // 2 + 1
+        for y in range(max(0, c0 // w - r), min(h, c0 // w + r + 1)):
+            for x in range(max(0, c0 % w - r), min(w, c0 % w + r + 1)):
+                if under_blast(dm, x - c0 % w, y - c0 // w):
+                    extra[y * w + x] |= SLOW
+
+
+@njit(cache=True, inline="always")
+def grounded(s, b, f):
+    """Grounded (4.3 Mounted): a Mounted fighter cannot climb."""
+    return (s.fi[b, f, FI_COND] & C_MOUNTED) != 0
+
+
+@njit(cache=True)
 def reach(s, st, b, f, budget, mode, target, dist, prev, endable):
     h, w = st.terrain.shape
     n = h * w
@@ -157,12 +195,13 @@ def reach(s, st, b, f, budget, mode, target, dist, prev, endable):
     else:
         hgt, easy = level_arrays(st)
         how = np.empty(n, np.int8)
-        dijkstra_levels(w, h, start, budget, enter, solid, extra, terminal, dist, prev, hgt, easy, False, how)
+        gr = grounded(s, b, f)
+        dijkstra_levels(w, h, start, budget, enter, solid, extra, terminal, dist, prev, hgt, easy, False, how, gr)
         if mode == MODE_JUMP:
             # cells no safe route reaches within the allowance may be reached by jumping/leaping
             dist2 = np.empty(n, np.int32)
             prev2 = np.empty(n, np.int32)
-            dijkstra_levels(w, h, start, budget, enter, solid, extra, terminal, dist2, prev2, hgt, easy, True, how)
+            dijkstra_levels(w, h, start, budget, enter, solid, extra, terminal, dist2, prev2, hgt, easy, True, how, gr)
             for c in range(n):
                 if dist[c] > budget and dist2[c] <= budget:
                     dist[c] = dist2[c]
@@ -293,6 +332,18 @@ def cell_free_endable(s, st, b, x, y):
         if s.fi[b, e, FI_STATE] == FS_ON and s.fi[b, e, FI_X] == x and s.fi[b, e, FI_Y] == y:
             return False
     return True
+
+
+@njit(cache=True)
+def near_other_enemy(s, b, f, t, x, y):
+    """Would (x, y) be within 1" (adjacent) of a Standing or Pinned enemy of f other than t?"""
+    ga = gang_of(s, b, f)
+    for e in range(s.fi.shape[1]):
+        if e == t or s.fi[b, e, FI_STATE] != FS_ON or gang_of(s, b, e) == ga or s.fi[b, e, FI_POSTURE] == PO_SI:
+            continue
+        if max(abs(x - s.fi[b, e, FI_X]), abs(y - s.fi[b, e, FI_Y])) <= 1:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -432,13 +483,14 @@ def move_levels(s, st, b, f, cell, budget, kind):
     build_masks(s, st, b, f, MODE_NORMAL, -1, enter, solid, extra, terminal, endable)
     start = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
     hgt, easy = level_arrays(st)
-    dijkstra_levels(w, h, start, budget, enter, solid, extra, terminal, dist, prev, hgt, easy, False, how)
+    gr = grounded(s, b, f)
+    dijkstra_levels(w, h, start, budget, enter, solid, extra, terminal, dist, prev, hgt, easy, False, how, gr)
     if cell == start:
         return -1
     if dist[cell] <= budget:
         place(s, st, b, f, cell % w, cell // w, dist[cell], kind)
         return prev[cell]
-    dijkstra_levels(w, h, start, budget, enter, solid, extra, terminal, dist, prev, hgt, easy, True, how)
+    dijkstra_levels(w, h, start, budget, enter, solid, extra, terminal, dist, prev, hgt, easy, True, how, gr)
     path = np.empty(n, np.int32)
     m = trace_path(prev, start, cell, path)  # path[m-1] == start ... path[0] == cell
     at = start

@@ -2,7 +2,7 @@
 import numpy as np
 from numba import njit
 
-from ...core.geometry import N_RAYS, ray_blocked_by_model
+from ...core.geometry import AIM_Z, EYE_Z, N_RAYS, ray_blocked_by_model, ray_blocked_by_model_3d
 from ...core.terrain import DOOR_CLOSED, DOOR_LOCKED, TER_DOOR, TER_WALL
 from .constants import AF_INIT_PENALTY, CH_I, CH_M, CH_T
 from .templates import smoke_blocks
@@ -158,6 +158,9 @@ def in_arc(s, st, b, f, x, y, facing):
     return st.arc[dy + h - 1, dx + w - 1, facing] == 1
 
 
+ALL_RAYS = (1 << N_RAYS) - 1  # los_wall / los_obst bits of every ray
+
+
 @njit(cache=True)
 def clear_rays_cells(s, st, b, ax, ay, tx, ty, ga, skip1, skip2, ignore_models):
     """Clear rays (of 5) from cell (ax, ay) to cell (tx, ty) for an observer of gang ga.
@@ -173,34 +176,65 @@ def clear_rays_cells(s, st, b, ax, ay, tx, ty, ga, skip1, skip2, ignore_models):
     ct = ty * w + tx
     if ca == ct:
         return N_RAYS
+    wall = st.los_wall[ca, ct]
+    if wall == ALL_RAYS:  # every ray crosses a wall: no line of sight whatever else is there
+        return 0
     if smoke_blocks(s, b, w, ax, ay, tx, ty):  # smoke clouds block sight into, out of and through them (12)
         return 0
-    closed = closed_door_mask(s, st, b)
-    wall = st.los_wall[ca, ct]
+    lv = st.levels[0] != 0  # boards with levels: a model blocks only within its height band (1.4)
+    az = st.height[ay, ax] + EYE_Z
+    tz = st.height[ty, tx] + AIM_Z
     obst = st.los_obst[ca, ct]
+    # rays not crossing a wall or a closed door (the door states are read only if a door is crossed)
+    open_rays = 0
+    closed = np.uint32(0)
+    closed_known = False
+    for k in range(N_RAYS):
+        bit = 1 << k
+        if wall & bit:
+            continue
+        doors = st.los_door[ca, ct, k]
+        if doors != 0:
+            if not closed_known:
+                closed = closed_door_mask(s, st, b)
+                closed_known = True
+            if doors & closed:
+                continue
+        open_rays |= bit
+    if open_rays != 0 and not ignore_models:
+        # Standing models whose base a ray crosses block it; a model centred outside the box
+        # spanned by the two cells (grown by a cell) is more than 0.5" from every ray
+        x0 = min(ax, tx) - 1
+        x1 = max(ax, tx) + 1
+        y0 = min(ay, ty) - 1
+        y1 = max(ay, ty) + 1
+        for m in range(s.fi.shape[1]):
+            if m == skip1 or m == skip2 or not standing(s, b, m):
+                continue
+            mx = s.fi[b, m, FI_X]
+            my = s.fi[b, m, FI_Y]
+            if mx < x0 or mx > x1 or my < y0 or my > y1:
+                continue
+            if (mx == ax and my == ay) or (mx == tx and my == ty):
+                continue
+            if gang_of(s, b, m) == ga and max(abs(mx - ax), abs(my - ay)) == 1:
+                continue
+            for k in range(N_RAYS):
+                bit = 1 << k
+                if not open_rays & bit:
+                    continue
+                if lv:
+                    if ray_blocked_by_model_3d(ax, ay, az, tx, ty, tz, k, mx, my, st.height[my, mx]):
+                        open_rays &= ~bit
+                elif ray_blocked_by_model(ax, ay, tx, ty, k, mx, my):
+                    open_rays &= ~bit
+            if open_rays == 0:
+                break
     n = 0
     soft = False  # a ray blocked by obstacles only
     for k in range(N_RAYS):
-        bit = np.uint8(1 << k)
-        if wall & bit:
-            continue
-        if st.los_door[ca, ct, k] & closed:
-            continue
-        blocked = False
-        if not ignore_models:
-            for m in range(s.fi.shape[1]):
-                if m == skip1 or m == skip2 or not standing(s, b, m):
-                    continue
-                mx = s.fi[b, m, FI_X]
-                my = s.fi[b, m, FI_Y]
-                if (mx == ax and my == ay) or (mx == tx and my == ty):
-                    continue
-                if gang_of(s, b, m) == ga and max(abs(mx - ax), abs(my - ay)) == 1:
-                    continue
-                if ray_blocked_by_model(ax, ay, tx, ty, k, mx, my):
-                    blocked = True
-                    break
-        if blocked:
+        bit = 1 << k
+        if not open_rays & bit:
             continue
         if obst & bit:
             soft = True

@@ -10,10 +10,15 @@ from .conditions import blaze_trait, has_cond
 from .constants import (
     CH_BS, CH_CL, CH_S, LONG_GRENADE, LONG_TEMPLATE, PF_ACC_L, PF_ACC_S, PF_AP, PF_BLAST, PF_D, PF_LONG, PF_RAPID,
     PF_SHORT, PF_TRAITS, T_BLAST, T_BLAZE, T_GAS, T_GRENADE, T_KNOCKBACK, T_RAPID_FIRE, T_SMOKE, T_TEMPLATE,
+    T2_DRAG, T2_IMPALE, T2_MASTER_CRAFTED, T2_RECKLESS,
+    T2_GRAVITON,
 )
-from .damage import resolve_hit, resolve_hit_x, take_out, OOA_UNSTABLE
-from .dice import d6, two_d6
-from .events import E_BLAST, E_COOL, E_FLAME, E_HIT, E_KNOCKBACK, E_PINNED, E_SCATTER, E_SHOT, E_STRAY, emit
+from .damage import (
+    HIT_UNSAVED, TR_DRAG, TR_IMPALE, TR_MASTER_CRAFTED, TR_RECKLESS, resolve_hit, resolve_hit_x, take_out,
+    OOA_UNSTABLE,
+)
+from .dice import d3, d6, two_d6
+from .events import E_BLAST, E_COOL, E_FLAME, E_HIT, E_KNOCKBACK, E_PINNED, E_SCATTER, E_SHOT, E_STRAY, E_TRAIT, emit
 from .movement import cell_free_endable, facing_towards, fall
 from .query import (
     cell_solid, clear_rays, clear_rays_cells, closed_door_mask, cover_grade, dist2, engaged_with, gang_of, in_arc,
@@ -22,9 +27,9 @@ from .query import (
 from .state import (
     C_MOUNTED,
     FI_AIMED, FI_CH, FI_FACING, FI_POSTURE, FI_STATE, FI_TURN, FI_X, FI_Y, FS_ON, PO_PINNED, PO_SI, PO_STANDING,
-    WP_ID,
+    WP_ID, FI_Z, WP_FLAGS, WPF_MC_USED,
 )
-from .templates import add_smoke, angle_facing, in_flame, scatter_path, scatter_roll, under_blast
+from .templates import add_graviton, add_smoke, angle_facing, in_flame, scatter_path, scatter_roll, under_blast
 from .variant import hard_target, house_legacy
 from .weapons import can_shoot_with, firepower, grenade_ammo, long_range, strength, traits_of
 
@@ -58,6 +63,12 @@ def eligible(s, st, b, f, t, omni):
     vision arc and line of sight, and not hiding (Prone and in cover, rules 7.2)."""
     if t == f or s.fi[b, t, FI_STATE] != FS_ON or gang_of(s, b, t) == gang_of(s, b, f):
         return False
+    return visible_target(s, st, b, f, t, omni)
+
+
+@njit(cache=True)
+def visible_target(s, st, b, f, t, omni):
+    """``eligible`` without the enemy test: in the vision arc and line of sight, not hiding."""
     if not arc_ok(s, st, b, f, t, omni):
         return False
     cg = cover_grade(clear_rays(s, st, b, f, t, False))
@@ -175,7 +186,7 @@ def fallback_target(s, st, b, f, wid, p, omni, t):
         cg = cover_grade(clear_rays(s, st, b, f, o, False))
         m = hit_modifier(s, st, b, f, o, wid, p, band_f(s, st, b, f, wid, p, d), cg)
         # lexicographic (Seriously Injured last, best modifier, closest) as one integer
-        key = (1 if s.fi[b, o, FI_POSTURE] == PO_SI else 0) * 100000000 + (100 - m) * 100000 + d
+        key = (1 if s.fi[b, o, FI_POSTURE] == PO_SI else 0) * 100000000 + (100 - np.int64(m)) * 100000 + np.int64(d)
         if best < 0 or key < bkey:
             bkey = key
             best = o
@@ -263,8 +274,116 @@ def ranged_hits(s, st, b, f, t, wid, p, n_hits, nat, bnd):
         extra = knockback(s, st, b, f, t, nat)
     for i in range(n_hits):
         short = bnd == BAND_SHORT or st.wprof[wid, p, PF_SHORT] < 0
-        resolve_hit(s, st, b, f, t, S, ap, dmg + (extra if i == 0 else 0), tr, nat, short,
-                    s.fi[b, f, FI_X], s.fi[b, f, FI_Y], was_standing)
+        res = resolve_hit(s, st, b, f, t, S, ap, dmg + (extra if i == 0 else 0), tr, nat, short,
+                          s.fi[b, f, FI_X], s.fi[b, f, FI_Y], was_standing)
+        if (tr & T2_IMPALE) and res == HIT_UNSAVED:
+            impale(s, st, b, f, t, wid, p, S, short)
+    if tr & T2_DRAG:
+        drag(s, st, b, f, t)
+
+
+@njit(cache=True)
+def drag(s, st, b, f, t):
+    """Drag (12): if the target was hit and is still on the battlefield, the attacker rolls a D6
+    (always, docs/rules.md); on a roll >= the target's S it is pulled D3" straight toward the
+    attacker, one cell at a time along the 8-way direction to the attacker. The pull stops early
+    at a cell that is not free to end in (a wall, another fighter: fighters are not pushed along,
+    docs/rules.md), at a change of floor height, and next to the attacker. Emits E_TRAIT
+    (effect = inches pulled)."""
+    if s.fi[b, t, FI_STATE] != FS_ON:
+        return
+    if max(abs(s.fi[b, f, FI_X] - s.fi[b, t, FI_X]), abs(s.fi[b, f, FI_Y] - s.fi[b, t, FI_Y])) <= 1:
+        return  # already in base contact: nothing to pull (no roll)
+    r = d6(s, b)
+    need = s.fi[b, t, FI_CH + CH_S]
+    moved = 0
+    if r >= need:
+        n = d3(s, b)
+        for _ in range(n):
+            tx = s.fi[b, t, FI_X]
+            ty = s.fi[b, t, FI_Y]
+            ddx = s.fi[b, f, FI_X] - tx
+            ddy = s.fi[b, f, FI_Y] - ty
+            if max(abs(ddx), abs(ddy)) <= 1:
+                break
+            k = facing_towards(ddx, ddy)
+            dx = (0, 1, 1, 1, 0, -1, -1, -1)[k]
+            dy = (-1, -1, 0, 1, 1, 1, 0, -1)[k]
+            nx = tx + dx
+            ny = ty + dy
+            if not cell_free_endable(s, st, b, nx, ny) or st.height[ny, nx] != st.height[ty, tx]:
+                break
+            if dx != 0 and dy != 0 and (cell_solid(s, st, b, nx, ty) or cell_solid(s, st, b, tx, ny)):
+                break
+            s.fi[b, t, FI_X] = nx
+            s.fi[b, t, FI_Y] = ny
+            s.fi[b, t, FI_Z] = st.height[ny, nx]
+            moved += 1
+    emit(s, b, E_TRAIT, t, f, TR_DRAG, r, need, moved, 0)
+
+
+@njit(cache=True)
+def impale(s, st, b, f, t, wid, p, S, short):
+    """Impale (12): after a hit on t that wounded and was not saved, the line onward from t
+    directly away from the attacker f: the closest model (to t) within 1" of it (centre within
+    1.5 of the ray, as for stray shots, 7.5) and within the weapon's Long range of f is hit on a
+    D6 of 3+ at -1 S; it goes on from each model so hit and wounded without a save while S > 0.
+    A failed 3+ ends it (docs/rules.md). Each such hit pins as a ranged hit does."""
+    done = np.zeros(s.fi.shape[1], np.bool_)
+    done[t] = True
+    fx = s.fi[b, f, FI_X] + 0.5
+    fy = s.fi[b, f, FI_Y] + 0.5
+    lng = long_range(s, st, b, f, wid, p)
+    tr = traits_of(st, wid, p)
+    cur = t
+    sv = S - 1
+    while sv > 0:
+        cx = s.fi[b, cur, FI_X] + 0.5
+        cy = s.fi[b, cur, FI_Y] + 0.5
+        vx = cx - fx
+        vy = cy - fy
+        ln = np.sqrt(vx * vx + vy * vy)
+        if ln < 1e-9:
+            return
+        ex = cx + vx / ln * (lng + 2.0)  # far end of the ray, past Long range
+        ey = cy + vy / ln * (lng + 2.0)
+        best = -1
+        bd = 0.0
+        for m in range(s.fi.shape[1]):
+            if done[m] or m == f or s.fi[b, m, FI_STATE] != FS_ON:
+                continue
+            mx = s.fi[b, m, FI_X] + 0.5
+            my = s.fi[b, m, FI_Y] + 0.5
+            if (mx - cx) * vx + (my - cy) * vy <= 1e-9:
+                continue  # not onward from the current model
+            if point_segment_dist2(mx, my, cx, cy, ex, ey) > 1.5 * 1.5 + 1e-9:
+                continue
+            gap = np.sqrt(float(dist2(s, b, f, m))) - 1.0
+            if gap > lng + 1e-9:
+                continue
+            d = (mx - cx) * (mx - cx) + (my - cy) * (my - cy)
+            if best < 0 or d < bd:
+                best = m
+                bd = d
+        if best < 0:
+            return
+        r = d6(s, b)
+        ok = r >= 3
+        emit(s, b, E_TRAIT, best, f, TR_IMPALE, r, 3, 1 if ok else 0, 0)
+        if not ok:
+            return
+        done[best] = True
+        was_standing = s.fi[b, best, FI_POSTURE] == PO_STANDING
+        if has_cond(s, b, best, C_MOUNTED):
+            mounted_hit(s, st, b, f, best, False)
+        else:
+            pin(s, b, best)
+        res = resolve_hit(s, st, b, f, best, sv, st.wprof[wid, p, PF_AP], st.wprof[wid, p, PF_D], tr, 0, short,
+                          s.fi[b, f, FI_X], s.fi[b, f, FI_Y], was_standing)
+        if res != HIT_UNSAVED:
+            return
+        cur = best
+        sv -= 1
 
 
 @njit(cache=True)
@@ -338,7 +457,24 @@ def attack_roll(s, st, b, f, t, item, p, mod_extra):
         emit(s, b, E_HIT, f, t, 0, 0, 0, HIT_OUT_OF_RANGE, 0)
         return False, 0, bnd
     hit, nat = roll_to_hit(s, b, f, t, s.fi[b, f, FI_CH + CH_BS], mod, HIT_NORMAL)
+    if not hit and master_reroll(s, st, b, f, item, p, nat):
+        hit, nat = roll_to_hit(s, b, f, t, s.fi[b, f, FI_CH + CH_BS], mod, HIT_NORMAL)
     return hit, nat, bnd
+
+
+@njit(cache=True)
+def master_reroll(s, st, b, f, item, p, first):
+    """Master-crafted (12): once per battle the fighter re-rolls one failed hit roll with the
+    weapon. Taken automatically on the first failed hit roll (docs/rules.md); marks it used and
+    emits E_TRAIT (roll = the failed roll). Returns whether a re-roll is made."""
+    if item < 0:
+        return False
+    wid = s.wp[b, f, item, WP_ID]
+    if (traits_of(st, wid, p) & T2_MASTER_CRAFTED) == 0 or (s.wp[b, f, item, WP_FLAGS] & WPF_MC_USED):
+        return False
+    s.wp[b, f, item, WP_FLAGS] |= WPF_MC_USED
+    emit(s, b, E_TRAIT, f, -1, TR_MASTER_CRAFTED, first, 0, 1, 0)
+    return True
 
 
 @njit(cache=True)
@@ -375,7 +511,10 @@ def shoot(s, st, b, f, item, p, t, omni, mod_extra):
         flame_attack(s, st, b, f, item, p, t)
         s.fi[b, f, FI_AIMED] = 0
         return
-    t = resolve_priority(s, st, b, f, t, wid, p, omni)
+    if traits_of(st, wid, p) & T2_RECKLESS:
+        t = reckless_target(s, st, b, f, wid, p, omni, t)
+    else:
+        t = resolve_priority(s, st, b, f, t, wid, p, omni)
     if tr & (T_BLAST | T_SMOKE):
         blast_attack(s, st, b, f, item, p, t, s.fi[b, t, FI_X], s.fi[b, t, FI_Y], mod_extra)
         s.fi[b, f, FI_AIMED] = 0
@@ -383,6 +522,51 @@ def shoot(s, st, b, f, item, p, t, omni, mod_extra):
     hit, nat, bnd = attack_roll(s, st, b, f, t, item, p, mod_extra)
     after_attack(s, st, b, f, t, item, p, hit, nat, bnd)
     s.fi[b, f, FI_AIMED] = 0
+
+
+@njit(cache=True)
+def random_index(s, b, n):
+    """A uniformly random index in [0, n) from D6 rolls: k dice read as a base-6 number (6^k >= n),
+    re-rolled while the number falls in the incomplete last block. Returns (index, last roll)."""
+    if n <= 1:
+        return 0, 0
+    span = 6
+    while span < n:
+        span *= 6
+    top = (span // n) * n
+    while True:
+        v = 0
+        r = 0
+        m = 1
+        while m < span:
+            r = d6(s, b)
+            v = v * 6 + (r - 1)
+            m *= 6
+        if v < top:
+            return v % n, r
+
+
+@njit(cache=True)
+def reckless_target(s, st, b, f, wid, p, omni, t):
+    """Reckless (12): the target is chosen at random among all models, friend or foe, that are
+    in the shooter's vision arc and line of sight, not hiding (7.2) and within range; no target
+    priority. Candidates in slot order; one D6 picks among up to 6 (docs/rules.md). Keeps t when
+    there is no candidate."""
+    nf = s.fi.shape[1]
+    cand = np.empty(nf, np.int64)
+    n = 0
+    for m in range(nf):
+        if m == f or s.fi[b, m, FI_STATE] != FS_ON or not visible_target(s, st, b, f, m, omni):
+            continue
+        if band_f(s, st, b, f, wid, p, dist2(s, b, f, m)) == BAND_OUT:
+            continue
+        cand[n] = m
+        n += 1
+    if n == 0:
+        return t
+    i, r = random_index(s, b, n)
+    emit(s, b, E_TRAIT, f, cand[i], TR_RECKLESS, r, n, cand[i], 0)
+    return cand[i]
 
 
 @njit(cache=True)
@@ -509,7 +693,8 @@ def area_hit(s, st, b, f, m, wid, p, nat, ox, oy, blast, bonus):
             k = facing_towards(mx - ox, my - oy)
         extra = knockback_dir(s, st, b, m, k, r, f)
     resolve_hit_x(s, st, b, f, m, strength(s, st, b, f, wid, p), st.wprof[wid, p, PF_AP],
-                  st.wprof[wid, p, PF_D] + extra, traits_of(st, wid, p), nat, True, ox, oy, was_standing, True, bonus)
+                  st.wprof[wid, p, PF_D] + extra, traits_of(st, wid, p), nat, True, ox, oy, was_standing, True, bonus,
+                  False)
 
 
 @njit(cache=True)
@@ -654,6 +839,8 @@ def blast_attack(s, st, b, f, item, p, t, cx, cy, mod_extra):
         mod += 1
     emit(s, b, E_SHOT, f, t, wid, p, bnd, mod, cg)
     hit, nat = roll_to_hit(s, b, f, t, s.fi[b, f, FI_CH + CH_BS], mod, HIT_NORMAL)
+    if not hit and master_reroll(s, st, b, f, item, p, nat):
+        hit, nat = roll_to_hit(s, b, f, t, s.fi[b, f, FI_CH + CH_BS], mod, HIT_NORMAL)
     unstable = False
     if (tr & T_GRENADE) == 0:
         _, unstable = firepower(s, st, b, f, item, p, 1)
@@ -679,6 +866,8 @@ def blast_attack(s, st, b, f, item, p, t, cx, cy, mod_extra):
             add_smoke(s, b, cy * w + cx)
         else:
             n = blast_hits(s, st, b, f, wid, p, cx, cy, nat)
+            if traits_of(st, wid, p) & T2_GRAVITON:  # the marker stays until the End phase (12)
+                add_graviton(s, b, cy * w + cx, st.wprof[wid, p, PF_BLAST])
     emit(s, b, E_BLAST, f, -1, cy * w + cx if place != PLACE_DUD else -1, st.wprof[wid, p, PF_BLAST], place, n, 0)
     if tr & T_GRENADE:
         grenade_ammo(s, st, b, f, item, p)

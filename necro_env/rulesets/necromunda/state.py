@@ -43,7 +43,14 @@ G_CHF = 28  # fighter owed the optional free Fight after its charge (House Legac
 G_CHFM = 29  # hit modifier of that Fight (-1 when the charger had no line of sight to its target)
 G_SMOKE0 = 30  # smoke clouds (12 Smoke): G_SMOKE0 .. G_SMOKE0 + N_SMOKE - 1 hold centre cell + 1, 0 = none
 N_SMOKE = 4
-NG = 34
+G_GRAV0 = 34  # Graviton Pulse markers (12): G_GRAV0 .. + N_GRAV - 1 hold centre cell + 1, 0 = none
+N_GRAV = 4
+G_GRAVD0 = 38  # their Blast diameters (inches), same slots
+G_BLZ = 42  # 1 + burning fighter owed the go-Prone decision after its random move (4.3 Blaze), 0 = none
+G_RB = 43  # 1 + Mounted fighter finishing a Ride By move (4.3 Mounted, DK_RIDE_BY), 0 = none
+G_RBB = 44  # half-inches of that Move left after the pause
+G_RBT = 45  # the enemy it attacked (its 1" zone may be crossed)
+NG = 46
 
 VAR_CORE = 0
 VAR_HOUSE_LEGACY = 1
@@ -62,9 +69,11 @@ DK_BOTTLE = 3  # End phase: roll the Bottle check or bottle out voluntarily
 DK_FLEE = 4  # start of an Action phase: a bottled gang may retreat from the battle
 DK_GROUP = 5  # a Group Activation leader names its members (2.4)
 DK_CHARGE_FIGHT = 6  # House Legacy: the optional free Fight after a charge (5.3)
+DK_BLAZE_PRONE = 7  # a burning fighter may go Prone and Pinned after its random move (4.3 Blaze)
+DK_RIDE_BY = 8  # a Mounted fighter finishes its Ride By move (4.3 Mounted)
 DK_NAMES = {DK_SELECT: "select_fighter", DK_ACTION: "choose_action", DK_FOLLOWUP: "fight_followup",
             DK_BOTTLE: "bottle_check", DK_FLEE: "voluntary_retreat", DK_GROUP: "group_activation",
-            DK_CHARGE_FIGHT: "charge_fight"}
+            DK_CHARGE_FIGHT: "charge_fight", DK_BLAZE_PRONE: "blaze_prone", DK_RIDE_BY: "ride_by_move"}
 
 END_BOTTLE = 0
 END_FLEE = 1
@@ -115,7 +124,9 @@ FI_HL = FI_CH + 13  # House Legacy markers: HL_* bits below
 FI_COND = FI_CH + 14  # condition bit mask C_* below (4.3; rulesets/necromunda/conditions.py)
 FI_CTRL = FI_CH + 15  # Insane: 1 + gang controlling this fighter for its activation, 0 = its own gang
 FI_MOVED = FI_CH + 16  # half-inches moved in its current / last activation (Mounted knock-down)
-NFI = FI_CH + 17
+FI_SHIELD = FI_CH + 17  # Assault / Energy Shield (12): constants.SHIELD_*, 0 none
+FI_ENTANGLED = FI_CH + 18  # 1: hit by an Entangle natural 6; its reaction attacks in this fight are at -2 (12)
+NFI = FI_CH + 19
 
 HL_HARD = 1  # Hard Target (4.5)
 HL_MOVED = 2  # the last action of this activation was a Move (two in a row give Hard Target)
@@ -152,6 +163,8 @@ COND_NAMES = {"blaze": C_BLAZE, "blind": C_BLIND, "concussion": C_CONCUSSION, "h
 WP_ID = 0  # weapon id in the weapon table, -1 for an empty slot
 WP_OOA = 1  # Out of Ammo marker
 WP_DEAD = 2  # bit p: profile p can no longer be used; bit 7: jammed (whole weapon)
+WP_FLAGS = 3  # WPF_* bits below
+WPF_MC_USED = 1  # Master-crafted (12): the once-per-battle hit re-roll is used
 NWP = 4
 WP_JAMMED = 1 << 7
 

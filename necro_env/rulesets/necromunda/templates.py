@@ -13,6 +13,8 @@ Grid conventions (docs/rules.md, "Templates, blasts and grenades"):
   distance die. The direction is one of 12 at 30 degree steps: (direction die - 1) * 60 degrees,
   +30 degrees when the Scatter face is even. 0 degrees is north (-y), clockwise.
 - Smoke clouds live in the global columns G_SMOKE0.. as cell + 1 (0: no cloud).
+- Graviton Pulse markers live in G_GRAV0.. as cell + 1 (0: none) with their diameter in G_GRAVD0..;
+  a cell is in the marker when a base there would be under it (``under_blast``).
 """
 import math
 
@@ -21,8 +23,8 @@ from numba import njit
 
 from ...core.geometry import point_segment_dist2
 from .dice import d6
-from .events import E_SMOKE_GONE, emit
-from .state import G_SMOKE0, N_SMOKE
+from .events import E_GRAV_GONE, E_SMOKE_GONE, emit
+from .state import G_GRAV0, G_GRAVD0, G_SMOKE0, N_GRAV, N_SMOKE
 
 # ------------------------------------------------------------------ Flame template stencils
 FLAME_WIDTHS = (1, 1, 3, 3, 3, 3, 3, 1)
@@ -180,3 +182,42 @@ def smoke_end_phase(s, st, b):
         if r <= 4:
             s.g[b, G_SMOKE0 + i] = 0
             emit(s, b, E_SMOKE_GONE, -1, -1, c, r, 0, 0, 0)
+
+
+# ------------------------------------------------------------------ Graviton Pulse markers (12)
+@njit(cache=True)
+def add_graviton(s, b, cell, diameter):
+    """Leave a Graviton Pulse marker centred on ``cell`` until the End phase; returns its slot
+    (when every slot is used the oldest marker is replaced, as for smoke)."""
+    for i in range(N_GRAV):
+        if s.g[b, G_GRAV0 + i] == 0:
+            s.g[b, G_GRAV0 + i] = cell + 1
+            s.g[b, G_GRAVD0 + i] = diameter
+            return i
+    for i in range(N_GRAV - 1):
+        s.g[b, G_GRAV0 + i] = s.g[b, G_GRAV0 + i + 1]
+        s.g[b, G_GRAVD0 + i] = s.g[b, G_GRAVD0 + i + 1]
+    s.g[b, G_GRAV0 + N_GRAV - 1] = cell + 1
+    s.g[b, G_GRAVD0 + N_GRAV - 1] = diameter
+    return N_GRAV - 1
+
+
+@njit(cache=True)
+def in_graviton(s, b, w, x, y):
+    """Is cell (x, y) inside a Graviton Pulse marker (a base there would be under it)?"""
+    for i in range(N_GRAV):
+        c = s.g[b, G_GRAV0 + i] - 1
+        if c >= 0 and under_blast(s.g[b, G_GRAVD0 + i], x - c % w, y - c // w):
+            return True
+    return False
+
+
+@njit(cache=True)
+def graviton_end_phase(s, b):
+    """End phase (12 Graviton Pulse): every marker is removed."""
+    for i in range(N_GRAV):
+        c = s.g[b, G_GRAV0 + i] - 1
+        if c >= 0:
+            emit(s, b, E_GRAV_GONE, -1, -1, c, s.g[b, G_GRAVD0 + i], 0, 0, 0)
+            s.g[b, G_GRAV0 + i] = 0
+            s.g[b, G_GRAVD0 + i] = 0

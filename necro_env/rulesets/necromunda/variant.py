@@ -8,7 +8,7 @@ from numba import njit
 
 from .query import is_engaged
 from .state import (
-    FI_BROKEN, FI_HL, FI_POSTURE, FI_STATE, FS_ON, G_VARIANT, HL_HARD, PO_SI, PO_STANDING, VAR_HOUSE_LEGACY,
+    C_INSANE, FI_BROKEN, FI_COND, FI_HL, FI_POSTURE, FI_STATE, FS_ON, G_VARIANT, HL_HARD, PO_SI, PO_STANDING, VAR_HOUSE_LEGACY,
 )
 
 
@@ -19,8 +19,9 @@ def house_legacy(s, b):
 
 @njit(cache=True)
 def capable(s, b, f):
-    """[HL] 4.5: on the battlefield and neither Seriously Injured nor Broken (Insane is not modelled)."""
-    return s.fi[b, f, FI_STATE] == FS_ON and s.fi[b, f, FI_POSTURE] != PO_SI and s.fi[b, f, FI_BROKEN] == 0
+    """[HL] 4.5: on the battlefield and neither Seriously Injured, Broken nor Insane."""
+    return (s.fi[b, f, FI_STATE] == FS_ON and s.fi[b, f, FI_POSTURE] != PO_SI and s.fi[b, f, FI_BROKEN] == 0
+            and (s.fi[b, f, FI_COND] & C_INSANE) == 0)
 
 
 @njit(cache=True)

@@ -4,11 +4,11 @@ from numba import njit
 
 from .constants import (
     CH_S, LONG_GRENADE, LONG_MELEE, PF_AMMO, PF_LONG, PF_S, PF_S_USER, PF_SHORT, PF_TRAITS, PF_TRAITS2, PF_VALID,
-    T_LIMITED,
+    T2_COMBI, T_LIMITED,
     T_NOT_YET, T_PLENTIFUL, T_SCARCE, T_UNSTABLE,
 )
 from .dice import FP_AMMO_FACE, FP_HOLES, d6
-from .events import E_AMMO, E_FIREPOWER, E_UNSTABLE, emit
+from .events import E_AMMO, E_FIREPOWER, E_RELOAD, E_UNSTABLE, emit
 from .state import FI_CH, WP_DEAD, WP_ID, WP_JAMMED, WP_OOA
 
 
@@ -48,7 +48,44 @@ def can_shoot_with(s, st, b, f, item, p):
     wid = s.wp[b, f, item, WP_ID]
     if st.wprof[wid, p, PF_LONG] == LONG_MELEE or st.wprof[wid, p, PF_LONG] == 0:
         return False
+    return loaded(s, st, b, f, item, p)
+
+
+@njit(cache=True)
+def is_combi(st, wid):
+    """Combi (12): a weapon whose profiles are two weapons that track ammo separately (the trait
+    on either profile makes the weapon Combi)."""
+    c = (np.int64(T2_COMBI) >> 32)
+    for p in range(st.wprof.shape[1]):
+        if st.wprof[wid, p, PF_VALID] == 1 and (np.int64(st.wprof[wid, p, PF_TRAITS2]) & c) != 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def loaded(s, st, b, f, item, p):
+    """Profile p of the item is not Out of Ammo. WP_OOA is 0/1 for the whole weapon (7.6); for a
+    Combi weapon it holds one bit per part (bit p), as the parts track ammo separately (12)."""
+    wid = s.wp[b, f, item, WP_ID]
+    if wid >= 0 and is_combi(st, wid):
+        return (s.wp[b, f, item, WP_OOA] & (1 << p)) == 0
     return s.wp[b, f, item, WP_OOA] == 0
+
+
+@njit(cache=True)
+def ammo_roll(s, st, b, f, item, p):
+    """One Ammo test (D6 >= Ammo, 7.6), emitted as E_AMMO; a Combi weapon rolls it twice and the
+    worse (lower) roll counts (12). Returns whether it passed."""
+    wid = s.wp[b, f, item, WP_ID]
+    need = st.wprof[wid, p, PF_AMMO]
+    r = d6(s, b)
+    if is_combi(st, wid):
+        r2 = d6(s, b)
+        if r2 < r:
+            r = r2
+    ok = r >= need
+    emit(s, b, E_AMMO, f, -1, r, need, 1 if ok else 0, item, 0)
+    return ok
 
 
 @njit(cache=True)
@@ -65,11 +102,7 @@ def long_range(s, st, b, f, wid, p):
 def grenade_ammo(s, st, b, f, item, p):
     """Grenade (12): no Firepower dice; after the attack an automatic Ammo test. On a failure
     that grenade is used up for the battle."""
-    wid = s.wp[b, f, item, WP_ID]
-    need = st.wprof[wid, p, PF_AMMO]
-    r = d6(s, b)
-    ok = r >= need
-    emit(s, b, E_AMMO, f, -1, r, need, 1 if ok else 0, item, 0)
+    ok = ammo_roll(s, st, b, f, item, p)
     if not ok:
         s.wp[b, f, item, WP_OOA] = 1
         s.wp[b, f, item, WP_DEAD] |= WP_JAMMED
@@ -90,13 +123,20 @@ def strength(s, st, b, f, wid, p):
 @njit(cache=True, inline="always")
 def fail_ammo(s, st, b, f, item, p, failures):
     """Apply failed Ammo tests: Out of Ammo; two or more failures jam the weapon;
-    a Scarce or Limited profile is used up (rules 7.6, 7.7)."""
+    a Scarce or Limited profile is used up (rules 7.6, 7.7). Combi (12): only the failing part
+    runs Out of Ammo, and a Scarce part is used up without the other."""
     wid = s.wp[b, f, item, WP_ID]
-    s.wp[b, f, item, WP_OOA] = 1
+    combi = is_combi(st, wid)
+    if combi:
+        s.wp[b, f, item, WP_OOA] |= (1 << p)
+    else:
+        s.wp[b, f, item, WP_OOA] = 1
     tr = st.wprof[wid, p, PF_TRAITS]
     if failures >= 2:
         s.wp[b, f, item, WP_DEAD] |= WP_JAMMED
-    if tr & T_SCARCE:
+    if combi and (tr & (T_SCARCE | T_LIMITED)):
+        s.wp[b, f, item, WP_DEAD] |= (1 << p)
+    elif tr & T_SCARCE:
         s.wp[b, f, item, WP_DEAD] |= WP_JAMMED  # Scarce weapons cannot be reloaded at all
     elif tr & T_LIMITED:
         s.wp[b, f, item, WP_DEAD] |= (1 << p)
@@ -120,10 +160,7 @@ def firepower(s, st, b, f, item, p, n_dice):
         emit(s, b, E_FIREPOWER, f, -1, face, h, 1 if ammo else 0, 0, 0)
         holes += h
         if ammo:
-            need = st.wprof[wid, p, PF_AMMO]
-            r = d6(s, b)
-            ok = r >= need
-            emit(s, b, E_AMMO, f, -1, r, need, 1 if ok else 0, item, 0)
+            ok = ammo_roll(s, st, b, f, item, p)
             if not ok:
                 fails += 1
             if st.wprof[wid, p, PF_TRAITS] & T_UNSTABLE:
@@ -139,12 +176,16 @@ def firepower(s, st, b, f, item, p, n_dice):
 @njit(cache=True)
 def reload_profile(s, st, b, f, item):
     """Profile used for a Reload: the usable one with the easiest Ammo value (docs/rules.md, 7.6).
-    Scarce profiles cannot be reloaded at all ([N23]); -1 when no profile can reload."""
+    Scarce profiles cannot be reloaded at all ([N23]); -1 when no profile can reload. A Combi
+    weapon reloads one part that is Out of Ammo per Reload (docs/rules.md, 12)."""
     wid = s.wp[b, f, item, WP_ID]
+    combi = is_combi(st, wid)
     best = -1
     best_need = 99
     for p in range(st.wprof.shape[1]):
         if not profile_usable(s, st, b, f, item, p):
+            continue
+        if combi and loaded(s, st, b, f, item, p):
             continue
         if st.wprof[wid, p, PF_TRAITS] & T_SCARCE:
             continue
@@ -162,6 +203,32 @@ def can_reload(s, st, b, f, item):
     if weapon_id(s, b, f, item) < 0 or s.wp[b, f, item, WP_OOA] == 0:
         return False
     return reload_profile(s, st, b, f, item) >= 0
+
+
+@njit(cache=True)
+def reload(s, st, b, f, item):
+    """A Reload action (7.6): an Ammo test with the reload profile (none if Plentiful; a Combi part
+    rolls twice, the worse counts); a pass removes the Out of Ammo marker (for a Combi weapon,
+    that part's). Emits E_RELOAD."""
+    p = reload_profile(s, st, b, f, item)
+    wid = s.wp[b, f, item, WP_ID]
+    combi = is_combi(st, wid)
+    if plentiful(st, wid, p):
+        ok = True
+        r = 0
+    else:
+        r = d6(s, b)
+        if combi:
+            r2 = d6(s, b)
+            if r2 < r:
+                r = r2
+        ok = r >= st.wprof[wid, p, PF_AMMO]
+    emit(s, b, E_RELOAD, f, -1, item, r, 1 if ok else 0, 0, 0)
+    if ok:
+        if combi:
+            s.wp[b, f, item, WP_OOA] &= ~(1 << p)
+        else:
+            s.wp[b, f, item, WP_OOA] = 0
 
 
 @njit(cache=True)
