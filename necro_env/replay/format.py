@@ -71,7 +71,7 @@ def data_hashes(game) -> dict:
         for f in g.fighters:
             parts += [f.name, f.type_name, int(f.role), np.asarray(f.chars, np.int32), tuple(int(w) for w in f.weapons),
                       int(f.armour), bool(f.bodyglove), bool(f.field_armour), int(f.group_activation),
-                      int(f.gang_hierarchy)]
+                      int(f.gang_hierarchy), int(f.shield)]
         gangs.append(_sha(*parts))
     return {
         "weapons": _sha(tuple(game.weapons.names), np.asarray(game.weapons.profiles)),

@@ -134,3 +134,21 @@ def test_unfinished_game_verifies(tmp_path):
     env.close()
     res = verify(tmp_path / "g.jsonl")
     assert res.steps == 15 and not res.done
+
+
+def test_gang_hash_covers_every_fighter_field_that_changes_play():
+    """A replay recorded with other data is refused by its hashes: a fighter's shield (§12) is part
+    of its gang's hash, like its weapons and armour."""
+    from necro_env.replay.format import data_hashes
+    from necro_env.testing import board, fighter, gang, scenario
+
+    def hashes(shield):
+        g0 = gang("a", fighter("orlock", "ganger", ["autogun"], name="x", shield=shield))
+        g1 = gang("b", fighter("orlock", "ganger", ["autogun"], name="y"))
+        game = scenario(board("\n".join(["." * 6] * 3)), [g0, g1], [dict(fighter="x", cell=(0, 0)),
+                                                                    dict(fighter="y", cell=(5, 2))])
+        return data_hashes(game)
+
+    plain, shielded = hashes("none"), hashes("assault")
+    assert plain["gangs"][0] != shielded["gangs"][0]
+    assert plain["gangs"][1] == shielded["gangs"][1]
