@@ -97,7 +97,6 @@ def bench_core(batch_sizes, threads, decisions_per_game, min_decisions):
 def bench_vec_env(batch, steps, threads):
     import numba
 
-    from necro_env.batch import kernels as K
     from necro_env.core.rng import seed_game
     from necro_env.envs.vector_env import NecromundaVecEnv
 
@@ -109,12 +108,12 @@ def bench_vec_env(batch, steps, threads):
         seed_game(prng, b, np.uint64(1000 + b))
     act = np.zeros(batch, np.int64)
     env.reset()
-    K.sample_policy(c.state, c.static, c.layout, c.mask, prng, K.POLICY_RANDOM, act)
+    c.sample("random", prng, act)
     env.step(act)  # compile / load
     t0 = time.perf_counter()
     n = episodes = 0
     for _ in range(steps):
-        K.sample_policy(c.state, c.static, c.layout, c.mask, prng, K.POLICY_RANDOM, act)
+        c.sample("random", prng, act)
         _, _, dones, _ = env.step(act)
         n += batch
         episodes += int(dones.sum())
@@ -151,21 +150,21 @@ def profile_core(batch=256, threads=1, decisions_per_game=40):
         idx = np.flatnonzero(dks == dk)
         sub = State(*(a[idx].copy() for a in core.state))
         m = core.mask[idx].copy()
-        K.mask_batch(sub, core.static, core.layout, m, 1)
+        core.recompute_masks(1, sub, m)
         t0 = time.perf_counter()
-        K.mask_batch(sub, core.static, core.layout, m, reps)
+        core.recompute_masks(reps, sub, m)
         dt = time.perf_counter() - t0
         out["mask_by_kind"][DK_NAMES.get(int(dk), str(dk))] = {
             "share_of_states": round(len(idx) / batch, 3), "us_per_mask": round(1e6 * dt / (reps * len(idx)), 2)}
     m = core.mask.copy()
     t0 = time.perf_counter()
-    K.mask_batch(core.state, core.static, core.layout, m, reps)
+    core.recompute_masks(reps, mask=m)
     out["mask_us_mean"] = round(1e6 * (time.perf_counter() - t0) / (reps * batch), 2)
     act = np.zeros(batch, np.int64)
-    K.sample_policy(core.state, core.static, core.layout, core.mask, core.prng.copy(), K.POLICY_RANDOM, act)
+    core.sample("random", core.prng.copy(), act)
     t0 = time.perf_counter()
     for _ in range(reps):
-        K.sample_policy(core.state, core.static, core.layout, core.mask, core.prng.copy(), K.POLICY_RANDOM, act)
+        core.sample("random", core.prng.copy(), act)
     out["random_choice_us"] = round(1e6 * (time.perf_counter() - t0) / (reps * batch), 2)
     et = entity_tables(game, core.template)
     bufs = alloc_entity(game, batch)

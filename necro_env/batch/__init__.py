@@ -74,6 +74,8 @@ class BatchedGames:
         self.mask = np.zeros((self.batch_size, self.n_actions), np.bool_)
         self.eseed = np.zeros(self.batch_size, np.uint64)
         self.prng = np.zeros((self.batch_size, 2), np.uint64)
+        self._et = None
+        self._empty = None
         self.seed(seed)
 
     def seed(self, seed: int = 0):
@@ -87,7 +89,7 @@ class BatchedGames:
         """(Re)start every slot with its next game seed (after ``seed(seed)`` if given)."""
         if seed is not None:
             self.seed(seed)
-        K.reset_batch(self.state, self.static, self.layout, self.mask, self.template, self.eseed)
+        self.run(K.OP_RESET)
         return self
 
     def step(self, actions):
@@ -106,7 +108,7 @@ class BatchedGames:
         d = np.zeros(self.batch_size, np.bool_)
         t = np.zeros(self.batch_size, np.bool_)
         w = np.zeros(self.batch_size, np.int32)
-        K.step_batch(self.state, self.static, self.layout, self.mask, self.template, self.eseed, a, r, d, t, w)
+        self.run(K.OP_STEP, actions=a, rewards=r, dones=d, truncs=t, winners=w)
         return r, d, t, w
 
     def play(self, n_decisions: int, policy="random", counts=None):
@@ -117,6 +119,61 @@ class BatchedGames:
             raise ValueError("play needs a compiled policy (random, gunline, aggressor), not 'external'")
         if counts is None:
             counts = np.zeros((self.batch_size, 2), np.int64)
-        K.play_batch(self.state, self.static, self.layout, self.mask, self.template, self.eseed, self.prng,
-                     pid, int(n_decisions), counts)
+        self.run(K.OP_PLAY, n=int(n_decisions), pid=pid, counts=counts)
         return counts
+
+    def sample(self, policy="random", prng=None, out=None):
+        """out[b] = a compiled policy's choice in every game (-1 where nothing is legal),
+        drawn with ``prng`` (default: the slots' own player generators; pass a copy or a
+        separate [B, 2] generator to leave them untouched). The state is not changed."""
+        pid = policy_id(policy)
+        if pid == K.POLICY_EXTERNAL:
+            raise ValueError("sample needs a compiled policy (random, gunline, aggressor), not 'external'")
+        if out is None:
+            out = np.zeros(self.batch_size, np.int64)
+        self.run(K.OP_SAMPLE, pid=pid, prng=self.prng if prng is None else prng, actions=out)
+        return out
+
+    def recompute_masks(self, reps: int = 1, state=None, mask=None):
+        """Profiling: recompute the masks of ``state`` (default: the batch's) ``reps`` times
+        into ``mask`` (default: the batch's own)."""
+        self.run(K.OP_MASK, n=int(reps), state=self.state if state is None else state,
+                 mask=self.mask if mask is None else mask)
+
+    # ------------------------------------------------------------------ the one kernel
+    @property
+    def entity_tables(self):
+        """The compiled entity encoder's tables for this set-up (built on first use)."""
+        if self._et is None:
+            from .encode import entity_tables
+            self._et = entity_tables(self.game, self.template)
+        return self._et
+
+    def run(self, op: int, **arrays):
+        """Call ``kernels.run_batch`` for operation ``op`` (``kernels.OP_*``). Keyword
+        arguments replace the defaults: this batch's arrays, and empty arrays of the right
+        types for what the operation does not read (every call has the same argument types,
+        so the kernel compiles once)."""
+        a = self._defaults()
+        unknown = set(arrays) - set(a)
+        if unknown:
+            raise TypeError(f"unknown run_batch argument(s): {sorted(unknown)}; allowed: {list(a)}")
+        a.update(arrays)
+        K.run_batch(op, *a.values())
+
+    def _defaults(self) -> dict:
+        from .encode import alloc_entity
+        if self._empty is None:
+            tf, tb, tg = alloc_entity(self.game, 0)
+            self._empty = dict(
+                side=np.zeros(0, np.int64), ep=np.zeros((0, 5), np.float64), tf=tf, tb=tb, tg=tg,
+                waiting=np.zeros(0, np.bool_), idx=np.zeros(0, np.int64), actions=np.zeros(0, np.int64),
+                rewards=np.zeros(0, np.float32), dones=np.zeros(0, np.bool_), truncs=np.zeros(0, np.bool_),
+                winners=np.zeros(0, np.int32), counts=np.zeros((0, 2), np.int64))
+        e = self._empty
+        # the order of kernels.run_batch's parameters after ``op``
+        return dict(n=0, state=self.state, static=self.static, layout=self.layout, mask=self.mask,
+                    template=self.template, eseed=self.eseed, prng=self.prng, pid=0, ng=self.n_gangs,
+                    side=e["side"], ep=e["ep"], et=self.entity_tables, tf=e["tf"], tb=e["tb"], tg=e["tg"],
+                    waiting=e["waiting"], idx=e["idx"], actions=e["actions"], rewards=e["rewards"],
+                    dones=e["dones"], truncs=e["truncs"], winners=e["winners"], counts=e["counts"])

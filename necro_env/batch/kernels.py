@@ -54,7 +54,7 @@ def next_seed(eseed, b):
     return s
 
 
-@leaf_njit
+@leaf_njit(inline="always")
 def policy_action(pid, s, st, b, lay, mask, prng):
     """Dispatch a compiled policy by id (policy kernel signature, necro_env/policies)."""
     if pid == POLICY_GUNLINE:
@@ -64,50 +64,8 @@ def policy_action(pid, s, st, b, lay, mask, prng):
     return random_action(s, st, b, lay, mask, prng)
 
 
-# ------------------------------------------------------------------ the bare batched core
-@leaf_njit(parallel=True)
-def reset_batch(s, st, lay, mask, tmpl, eseed):
-    """(Re)start every game of the batch with its slot's next seed."""
-    for b in prange(s.g.shape[0]):
-        reset_game(s, st, b, lay, mask, tmpl, next_seed(eseed, b))
-
-
-@leaf_njit(parallel=True)
-def step_batch(s, st, lay, mask, tmpl, eseed, actions, rewards, dones, truncs, winners):
-    """Apply ``actions[b]`` (legal) to every game; finished games are reported in
-    ``dones`` / ``truncs`` / ``winners`` with ``rewards[b]`` = +1 / -1 / 0 for the gang that
-    acted, and auto-reset. Masks of the next decisions are in ``mask``."""
-    for b in prange(s.g.shape[0]):
-        g = s.g[b, G_DGANG]
-        step(s, st, b, lay, actions[b], mask)
-        rewards[b] = 0.0
-        dones[b] = s.g[b, G_DONE] != 0
-        truncs[b] = s.g[b, G_TRUNC] != 0
-        winners[b] = s.g[b, G_WINNER]
-        if dones[b]:
-            w = s.g[b, G_WINNER]
-            if w >= 0:
-                rewards[b] = 1.0 if w == g else -1.0
-            reset_game(s, st, b, lay, mask, tmpl, next_seed(eseed, b))
-
-
-@leaf_njit(parallel=True)
-def play_batch(s, st, lay, mask, tmpl, eseed, prng, pid, n_decisions, counts):
-    """Benchmark / self-play kernel: every game takes ``n_decisions`` decisions with policy
-    ``pid`` for every gang (masks computed at each decision), auto-resetting finished games.
-    counts[b] += (decisions, finished games)."""
-    for b in prange(s.g.shape[0]):
-        for _ in range(n_decisions):
-            a = policy_action(pid, s, st, b, lay, mask, prng)
-            step(s, st, b, lay, a, mask)
-            counts[b, 0] += 1
-            if s.g[b, G_DONE] != 0:
-                counts[b, 1] += 1
-                reset_game(s, st, b, lay, mask, tmpl, next_seed(eseed, b))
-
-
 # ------------------------------------------------------------------ the learner's view (vector env)
-@leaf_njit
+@leaf_njit(inline="always")
 def settle(s, st, b, lay, mask, tmpl, eseed, prng, side, opp, ng, ep, et, tf, tb, tg):
     """Run game b until the learner (gang ``side[b]``) must decide or an external opponent
     must: compiled opponents play, a finished game is scored for the learner, its final
@@ -136,36 +94,82 @@ def settle(s, st, b, lay, mask, tmpl, eseed, prng, side, opp, ng, ep, et, tf, tb
         step(s, st, b, lay, a, mask)
 
 
-@leaf_njit(parallel=True)
-def env_reset(s, st, lay, mask, tmpl, eseed, prng, side, opp, ng, ep, et, tf, tb, tg, waiting):
-    for b in prange(s.g.shape[0]):
-        reset_game(s, st, b, lay, mask, tmpl, next_seed(eseed, b))
-        side[b] = rand_below(prng, b, ng)
-        ep[b, :] = 0.0
-        waiting[b] = settle(s, st, b, lay, mask, tmpl, eseed, prng, side, opp, ng, ep, et, tf, tb, tg)
+# ------------------------------------------------------------------ the one engine kernel
+# Operations of ``run_batch`` (one compiled entry point for every batched operation: numba
+# links and re-optimises the whole engine into each compiled entry point that calls it, so
+# eight kernels cost eight engine compiles; docs/performance.md "Compile time").
+OP_RESET = 0        # (re)start every game with its slot's next seed
+OP_STEP = 1         # actions[b] in every game; rewards/dones/truncs/winners; auto-reset
+OP_PLAY = 2         # n decisions of policy pid in every game, for every gang; counts[b] += (decisions, games)
+OP_SAMPLE = 3       # actions[b] = policy pid's choice (-1 where nothing is legal), prng = caller's generator
+OP_MASK = 4         # recompute every game's mask n times (profiling; the state is not changed)
+OP_ENV_RESET = 5    # vector env: reset, draw the learner's side, settle
+OP_ENV_STEP = 6     # vector env: the learner's actions[b], then settle
+OP_ENV_EXTERNAL = 7  # vector env: an external opponent's actions[k] in games idx[k], then settle
+OP_NAMES = ("reset", "step", "play", "sample", "mask", "env_reset", "env_step", "env_external")
 
 
 @leaf_njit(parallel=True)
-def env_step(s, st, lay, mask, tmpl, eseed, prng, side, opp, ng, ep, et, tf, tb, tg, waiting, actions):
-    """The learner's actions (legal) in every game, then ``settle``."""
-    for b in prange(s.g.shape[0]):
-        ep[b, 0] = 0.0
-        ep[b, 1] = 0.0
-        ep[b, 2] = 0.0
-        ep[b, 3] += 1.0
-        step(s, st, b, lay, actions[b], mask)
-        waiting[b] = settle(s, st, b, lay, mask, tmpl, eseed, prng, side, opp, ng, ep, et, tf, tb, tg)
+def run_batch(op, n, s, st, lay, mask, tmpl, eseed, prng, pid, ng, side, ep, et, tf, tb, tg, waiting, idx,
+              actions, rewards, dones, truncs, winners, counts):
+    """One batched operation ``op`` (``OP_*``) over every game b (over ``idx`` for
+    ``OP_ENV_EXTERNAL``), in parallel. Arguments an operation does not read may be empty
+    arrays of the same types (``necro_env.batch.BatchedGames.run`` fills them in).
+
+    ``pid``: the policy of ``OP_PLAY`` / ``OP_SAMPLE`` or the vector env's opponent;
+    ``side``, ``ep``, ``et``, ``tf``/``tb``/``tg``, ``waiting``: the vector env's learner
+    sides, episode records, entity tables, terminal observations and external waits
+    (``settle``)."""
+    m = idx.shape[0] if op == OP_ENV_EXTERNAL else s.g.shape[0]
+    for k in prange(m):
+        b = np.int64(k)  # (the parfor index may be unsigned: keep b one integer type)
+        if op == OP_ENV_EXTERNAL:
+            b = idx[k]
+        if op == OP_RESET:
+            reset_game(s, st, b, lay, mask, tmpl, next_seed(eseed, b))
+        elif op == OP_STEP:
+            g = s.g[b, G_DGANG]
+            step(s, st, b, lay, actions[b], mask)
+            rewards[b] = 0.0
+            dones[b] = s.g[b, G_DONE] != 0
+            truncs[b] = s.g[b, G_TRUNC] != 0
+            winners[b] = s.g[b, G_WINNER]
+            if dones[b]:
+                w = s.g[b, G_WINNER]
+                if w >= 0:
+                    rewards[b] = 1.0 if w == g else -1.0
+                reset_game(s, st, b, lay, mask, tmpl, next_seed(eseed, b))
+        elif op == OP_PLAY:
+            for _ in range(n):
+                a = policy_action(pid, s, st, b, lay, mask, prng)
+                step(s, st, b, lay, a, mask)
+                counts[b, 0] += 1
+                if s.g[b, G_DONE] != 0:
+                    counts[b, 1] += 1
+                    reset_game(s, st, b, lay, mask, tmpl, next_seed(eseed, b))
+        elif op == OP_SAMPLE:
+            actions[b] = policy_action(pid, s, st, b, lay, mask, prng)
+        elif op == OP_MASK:
+            for _ in range(n):
+                fill_mask(s, st, b, lay, mask)
+        elif op == OP_ENV_RESET:
+            reset_game(s, st, b, lay, mask, tmpl, next_seed(eseed, b))
+            side[b] = rand_below(prng, b, ng)
+            ep[b, :] = 0.0
+            waiting[b] = settle(s, st, b, lay, mask, tmpl, eseed, prng, side, pid, ng, ep, et, tf, tb, tg)
+        elif op == OP_ENV_STEP:
+            ep[b, 0] = 0.0
+            ep[b, 1] = 0.0
+            ep[b, 2] = 0.0
+            ep[b, 3] += 1.0
+            step(s, st, b, lay, actions[b], mask)
+            waiting[b] = settle(s, st, b, lay, mask, tmpl, eseed, prng, side, pid, ng, ep, et, tf, tb, tg)
+        elif op == OP_ENV_EXTERNAL:
+            step(s, st, b, lay, actions[k], mask)
+            waiting[b] = settle(s, st, b, lay, mask, tmpl, eseed, prng, side, pid, ng, ep, et, tf, tb, tg)
 
 
-@leaf_njit(parallel=True)
-def env_external(s, st, lay, mask, tmpl, eseed, prng, side, opp, ng, ep, et, tf, tb, tg, waiting, idx, actions):
-    """External (neural) opponents' actions for games ``idx``, then ``settle`` each."""
-    for k in prange(idx.shape[0]):
-        b = idx[k]
-        step(s, st, b, lay, actions[k], mask)
-        waiting[b] = settle(s, st, b, lay, mask, tmpl, eseed, prng, side, opp, ng, ep, et, tf, tb, tg)
-
-
+# ------------------------------------------------------------------ observations (encoder only)
 @leaf_njit(parallel=True)
 def encode_batch(s, et, gangs, idx, fighters, board, glob):
     """Entity observations of games ``idx`` seen by ``gangs[k]`` into rows k."""
@@ -178,19 +182,3 @@ def encode_all(s, et, side, fighters, board, glob):
     """Entity observations of every game seen by its learner into row b."""
     for b in prange(s.g.shape[0]):
         encode_entity(s, b, side[b], et, fighters, board, glob, b)
-
-
-@leaf_njit(parallel=True)
-def sample_policy(s, st, lay, mask, prng, pid, out):
-    """out[b] = policy ``pid``'s choice in every game (-1 where nothing is legal); ``prng``
-    is the caller's own player generator (e.g. a scripted learner in benchmarks)."""
-    for b in prange(s.g.shape[0]):
-        out[b] = policy_action(pid, s, st, b, lay, mask, prng)
-
-
-@leaf_njit(parallel=True)
-def mask_batch(s, st, lay, mask, reps):
-    """Profiling: recompute every game's mask ``reps`` times (the state is not changed)."""
-    for b in prange(s.g.shape[0]):
-        for _ in range(reps):
-            fill_mask(s, st, b, lay, mask)

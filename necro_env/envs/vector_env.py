@@ -27,7 +27,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from ..batch import BatchedGames, policy_id
 from ..batch import kernels as K
-from ..batch.encode import alloc_entity, entity_tables
+from ..batch.encode import alloc_entity
 from ..rulesets.necromunda.game import IllegalActionError
 from ..rulesets.necromunda.state import G_DGANG
 from .encoders import EntityEncoder
@@ -57,7 +57,7 @@ class NecromundaVecEnv(VecEnv):
             self.opponent_fn, self.opponent = None, policy_id(opponent)
             if self.opponent == K.POLICY_EXTERNAL:
                 raise ValueError("opponent='external' needs a callable opponent")
-        self.et = entity_tables(self.game, self.core.template)
+        self.et = self.core.entity_tables
         n = num_envs
         self.obs = alloc_entity(self.game, n)
         self.term = alloc_entity(self.game, n)
@@ -68,10 +68,10 @@ class NecromundaVecEnv(VecEnv):
         self._needs_reset = True
 
     # ------------------------------------------------------------------ helpers
-    def _args(self):
-        c = self.core
-        return (c.state, c.static, c.layout, c.mask, c.template, c.eseed, c.prng, self.side, self.opponent,
-                self.n_gangs, self.ep, self.et, *self.term, self.waiting)
+    def _run(self, op, **arrays):
+        tf, tb, tg = self.term
+        self.core.run(op, pid=self.opponent, side=self.side, ep=self.ep, tf=tf, tb=tb, tg=tg,
+                      waiting=self.waiting, **arrays)
 
     def _resolve_external(self):
         c = self.core
@@ -84,7 +84,7 @@ class NecromundaVecEnv(VecEnv):
                               np.int64).reshape(-1)
             if acts.shape != idx.shape or not c.mask[idx, acts].all():
                 raise IllegalActionError(acts, "the neural opponent returned an illegal or misshaped action")
-            K.env_external(*self._args(), idx, acts)
+            self._run(K.OP_ENV_EXTERNAL, idx=idx, actions=acts)
 
     def _observe(self):
         c = self.core
@@ -98,7 +98,7 @@ class NecromundaVecEnv(VecEnv):
             self.core.seed(self._seeds[0])
         self._reset_seeds()
         self._reset_options()
-        K.env_reset(*self._args())
+        self._run(K.OP_ENV_RESET)
         self._resolve_external()
         self._needs_reset = False
         self.reset_infos = [{"learner_gang": int(g)} for g in self.side]
@@ -119,7 +119,7 @@ class NecromundaVecEnv(VecEnv):
         if not ok.all():
             b = int(np.flatnonzero(~ok)[0])
             raise IllegalActionError(int(a[b]), f"masked in game {b} of the vector env")
-        K.env_step(*self._args(), a)
+        self._run(K.OP_ENV_STEP, actions=a)
         self._resolve_external()
         obs = self._observe()
         rewards = self.ep[:, 0].astype(np.float32)

@@ -69,3 +69,32 @@ def test_unknown_policy_is_a_clear_error(game2):
     core = BatchedGames(game2, 1)
     with pytest.raises(ValueError, match="unknown policy 'nope'; allowed: random"):
         core.play(1, policy="nope")
+
+
+def test_one_compiled_kernel_serves_every_operation(game2):
+    """Every batched operation (reset, step, play, sample, mask, and the vector env's reset,
+    step and external steps) goes through ``kernels.run_batch`` with one argument signature,
+    so numba compiles the engine into it once (docs/performance.md, "Compile time")."""
+    from necro_env.batch import kernels as K
+    from necro_env.envs.vector_env import NecromundaVecEnv
+
+    core = BatchedGames(game2, 2, seed=0).reset()
+    core.step(core.sample("random", core.prng.copy()))
+    core.play(3)
+    core.recompute_masks(2)
+    env = NecromundaVecEnv(2, opponent=lambda obs, m: np.array([np.flatnonzero(r)[0] for r in m]), game=game2)
+    env.reset()
+    env.step(env.core.sample("random", env.core.prng.copy()))
+    assert len(K.run_batch.signatures) == 1
+    with pytest.raises(TypeError, match="unknown run_batch argument"):
+        core.run(K.OP_MASK, reps=1)
+
+
+def test_sample_leaves_the_state_unchanged_and_picks_legal_actions(game2):
+    core = BatchedGames(game2, 3, seed=7).reset()
+    before = [state_slice(core.state, b) for b in range(3)]
+    acts = core.sample("gunline", core.prng.copy())
+    assert all(core.mask[b, acts[b]] for b in range(3))
+    assert all(state_equal(state_slice(core.state, b), before[b]) for b in range(3))
+    with pytest.raises(ValueError, match="compiled policy"):
+        core.sample("external")

@@ -2,7 +2,6 @@
 import numpy as np
 import pytest
 
-from necro_env.batch import kernels as K
 from necro_env.core.rng import seed_game
 from necro_env.envs.encoders import GLOBAL_FEATURES
 from necro_env.envs.vector_env import NecromundaVecEnv
@@ -14,10 +13,7 @@ OVER = [n for n, _, _ in GLOBAL_FEATURES].index("game_over")
 
 
 def _random_actions(env, prng):
-    c = env.core
-    out = np.zeros(env.num_envs, np.int64)
-    K.sample_policy(c.state, c.static, c.layout, c.mask, prng, K.POLICY_RANDOM, out)
-    return out
+    return env.core.sample("random", prng)
 
 
 def _prng(n, seed):
