@@ -85,7 +85,7 @@ def configure() -> None:
 
 
 def leaf_njit(fn=None, **options):
-    """``numba.njit(cache=True, **options)`` with the cache in the leaf folder.
+    """``core.jit.njit(cache=True, **options)`` with the cache in the leaf folder.
 
     numba fixes a function's cache location when it is decorated, so the folder is
     switched for the decoration only. Import the engine modules a leaf calls before
@@ -93,14 +93,16 @@ def leaf_njit(fn=None, **options):
     """
     import numba
 
+    from .core.jit import njit  # one compiled version per function, as in the engine
+
     def deco(f):
         path = leaf_cache_dir(_leaf_package(f))
         if os.environ.get("NUMBA_CACHE_DIR") or path is None:
-            return numba.njit(cache=True, **options)(f)
+            return njit(cache=True, **options)(f)
         old = numba.config.CACHE_DIR
         numba.config.CACHE_DIR = path
         try:
-            return numba.njit(cache=True, **options)(f)
+            return njit(cache=True, **options)(f)
         finally:
             numba.config.CACHE_DIR = old
 

@@ -30,7 +30,7 @@ runs between 0.5" and 1" and is blocked, as in 2D.
 import math
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .terrain import TER_DOOR, TER_OBSTACLE, TER_WALL
 

@@ -8,7 +8,7 @@ and ``terminal[c]`` marks cells a path may end in but not continue from
 Which cells a fighter may *end* in is the caller's business (``dist[c] <= budget`` plus its own end rule).
 """
 import numpy as np
-from numba import njit
+from .jit import njit
 
 INF = np.int32(1 << 29)
 

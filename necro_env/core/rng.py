@@ -10,7 +10,7 @@ State layout (per game ``b``):
   script length, or -1 when the game uses its generator.
 """
 import numpy as np
-from numba import njit
+from .jit import njit
 
 PCG_MULT = np.uint64(6364136223846793005)
 PCG_DEFAULT_INC = np.uint64(1442695040888963407)

@@ -1,6 +1,6 @@
 """Action types, status requirements and the shared conditions of the action catalogue
 (rules 5.1, 5.2). Used by both the legality mask and the resolution code."""
-from numba import njit
+from ...core.jit import njit
 
 from ...core.terrain import DOOR_CLOSED, DOOR_DESTROYED, DOOR_OPEN
 from .codec import (

@@ -20,7 +20,7 @@ layout[N_KINDS] the size of the space. The same dimensions give the same space.
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+from ...core.jit import njit
 
 A_SELECT = 0
 A_END = 1  # end the activation / decline a follow-up / roll the bottle check / stay

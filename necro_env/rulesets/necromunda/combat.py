@@ -1,7 +1,7 @@
 """Close combat (rules 8): weapons, Attack dice, hit rolls, parry, reaction attacks,
 Coup de Grace and the post-fight follow-up."""
 import numpy as np
-from numba import njit
+from ...core.jit import njit
 
 from .constants import (
     CH_A, CH_S, CH_WS, PF_ACC_S, PF_AP, PF_D, PF_LONG, PF_S_USER, PF_TRAITS, T_BACKSTAB, T_DISARM, T_KNOCKBACK, T_MELEE, T_PAIRED,

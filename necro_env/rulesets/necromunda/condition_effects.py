@@ -15,7 +15,7 @@ See conditions.py for the state and apply/clear functions.
 import math
 
 import numpy as np
-from numba import njit
+from ...core.jit import njit
 
 from .constants import AF_CHARGE_PENALTY
 from .damage import resolve_hit, take_out

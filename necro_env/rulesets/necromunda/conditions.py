@@ -35,7 +35,7 @@ Functions (all ``@njit``; ``src`` is the fighter causing it, or -1):
 Activation effects (Blaze, Insane, Starving compulsion, Cannibalise) and the Mounted
 knock-down test live in ``condition_effects.py``.
 """
-from numba import njit
+from ...core.jit import njit
 
 from .constants import CH_WIL
 from .dice import d6, two_d6

@@ -3,7 +3,7 @@
 ``resolve_hit`` takes one hit of an attack and applies everything that
 follows from it, including Nerve tests for the casualty's friends.
 """
-from numba import njit
+from ...core.jit import njit
 
 from .constants import (
     CH_CL, AF_FRONT_SAVE, AF_SAVE, AF_TEMPLATE_SAVE, T_GAS, T_MELTA, T_POWER, T_RENDING, T_SCATTERSHOT, T_SHOCK, T_TOXIN,

@@ -3,7 +3,7 @@ a locked door. The door is hit automatically; doors have Toughness 5 and 4 Wound
 at 0 Wounds (6.8 [N23]), so the hit rolls to wound against T5 and takes the grenade's Damage off
 the door's Wounds (doors have no save). A removed door counts as open (DOOR_DESTROYED). The
 grenade then takes its automatic Ammo test (12 Grenade). docs/rules.md, 12 Demolitions."""
-from numba import njit
+from ...core.jit import njit
 
 from ...core.terrain import DOOR_DESTROYED
 from .constants import PF_D, PF_TRAITS, T_DEMOLITIONS, T_GRENADE

@@ -12,7 +12,7 @@ take distinct cells drawn uniformly from deployment zone g (cells with ``deploy 
 by row) by a partial Fisher-Yates shuffle, each facing the board centre.
 """
 import numpy as np
-from numba import njit
+from ...core.jit import njit
 
 from ...core.rng import rand_below, seed_game
 from .engine import begin

@@ -5,7 +5,7 @@ holes; face 6 shows the Ammo symbol with 1 hole.
 Injury dice ([GH]): faces 1-2 Flesh Wound, 3-5 Serious Injury, 6 Out of Action.
 """
 import numpy as np
-from numba import njit
+from ...core.jit import njit
 
 from ...core.rng import roll_d6
 

@@ -5,7 +5,7 @@ that is not a player's choice until the next decision point.
 ``advance`` runs the automatic procedures and writes the next mask.
 """
 import numpy as np
-from numba import njit
+from ...core.jit import njit
 
 from ...core.terrain import DOOR_CLOSED, DOOR_OPEN
 from .actions import (

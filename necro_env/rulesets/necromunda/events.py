@@ -5,7 +5,7 @@ mean for each kind; the battle log, replays and rule tests read these rows.
 Fighters are global indices (gang * fighters_per_gang + slot); cells are flat
 indices y * width + x.
 """
-from numba import njit
+from ...core.jit import njit
 
 from .state import EV_A, EV_ACTOR, EV_B, EV_C, EV_D, EV_E, EV_KIND, EV_TARGET, G_EVN, G_EVOVF
 

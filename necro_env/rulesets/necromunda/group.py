@@ -6,7 +6,7 @@ State: ``G_GNAME`` while the leader names members (decision DK_GROUP), ``G_GLEFT
 members it may still name, ``G_GGANG`` / ``G_GROUP`` the gang and slot bits of the named
 members that have not activated yet (the turn does not pass while any is pending).
 """
-from numba import njit
+from ...core.jit import njit
 
 from .codec import A_END, A_GROUP
 from .events import E_GROUP, emit

@@ -5,7 +5,7 @@ engine's ``step`` accepts an action iff its bit is set here, so the mask and
 the rules can never disagree.
 """
 import numpy as np
-from numba import njit
+from ...core.jit import njit
 
 from ...core.reach import DX8, DY8, INF
 from .combat import followup_options, versatile_reach

@@ -19,7 +19,7 @@ resolves falls (damage table 6.7). ``edge_hazards`` tests fighters that went
 Prone next to a drop.
 """
 import numpy as np
-from numba import njit
+from ...core.jit import njit
 
 from ...core.reach import HOW_JUMP, HOW_LEAP, SLOW, dijkstra, dijkstra_levels
 from ...core.terrain import FEAT_LADDER, FEAT_RAILING, FEAT_STAIRS, TER_OBSTACLE, TER_WALL

@@ -5,7 +5,7 @@ is queued to Run for Cover out of turn; the engine empties the queue as soon
 as the action being resolved is over (docs/rules.md: "Running for Cover
 timing").
 """
-from numba import njit
+from ...core.jit import njit
 
 from .constants import CH_CL
 from .dice import two_d6

@@ -1,6 +1,6 @@
 """Priority phase (2.2) and End phase (11): bottle checks, fleeing, recovery, rally."""
 import numpy as np
-from numba import njit
+from ...core.jit import njit
 
 from .constants import CH_CL
 from .damage import flesh_wound, take_out, OOA_RECOVERY

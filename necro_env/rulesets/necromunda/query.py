@@ -1,6 +1,6 @@
 """Read-only questions about a game: who is where, engaged, visible, in cover."""
 import numpy as np
-from numba import njit
+from ...core.jit import njit
 
 from ...core.geometry import AIM_Z, EYE_Z, N_RAYS, ray_blocked_by_model, ray_blocked_by_model_3d
 from ...core.terrain import DOOR_CLOSED, DOOR_LOCKED, TER_DOOR, TER_WALL

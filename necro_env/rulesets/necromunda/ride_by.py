@@ -16,7 +16,7 @@ exact:
    1" zone without ending in it: movement.MODE_RIDE_BY), or ``end`` to stay at the pause cell.
 """
 import numpy as np
-from numba import njit
+from ...core.jit import njit
 
 from .combat import assists, best_melee, parry_count, weapon_attacks
 from .condition_effects import mounted_knockdown

@@ -1,6 +1,6 @@
 """Running for Cover (rules 10.3): where a Broken fighter runs, and the Engaged case."""
 import numpy as np
-from numba import njit
+from ...core.jit import njit
 
 from .combat import close_combat_attacks, reactions
 from .constants import CH_CL

@@ -1,7 +1,7 @@
 """Shooting (rules 7.1-7.8): eligibility, target priority, hit rolls, Firepower,
 pinning, stray shots, knockback, twin sidearms, Blind Fire, Fire Through Ductway."""
 import numpy as np
-from numba import njit
+from ...core.jit import njit
 
 from ...core.geometry import point_segment_dist2
 from .actions import clear_within1, duct_far_end

@@ -19,7 +19,7 @@ Grid conventions (docs/rules.md, "Templates, blasts and grenades"):
 import math
 
 import numpy as np
-from numba import njit
+from ...core.jit import njit
 
 from ...core.geometry import point_segment_dist2
 from .dice import d6

@@ -4,7 +4,7 @@
 The variant is one global column, ``G_VARIANT``; every rule that differs reads it
 through ``house_legacy``.
 """
-from numba import njit
+from ...core.jit import njit
 
 from .query import is_engaged
 from .state import (

@@ -1,6 +1,6 @@
 """Weapon profile look-ups and the ammunition rules (rules 7.6, 12)."""
 import numpy as np
-from numba import njit
+from ...core.jit import njit
 
 from .constants import (
     CH_S, LONG_GRENADE, LONG_MELEE, PF_AMMO, PF_LONG, PF_S, PF_S_USER, PF_SHORT, PF_TRAITS, PF_TRAITS2, PF_VALID,

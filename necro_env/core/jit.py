@@ -1,0 +1,52 @@
+"""``njit`` for the rules core: numba's, compiling one machine-code version per function.
+
+numba compiles a separate version of a jitted function for every combination of argument
+types it is called with from other jitted code, and it types a constant argument as its
+literal value: ``set_cond(s, b, f, 4, -1)`` and ``set_cond(s, b, f, 16, g)`` were two
+versions, and an ``int32`` read from a state array against an ``int64`` loop index two more.
+Before this decorator the engine compiled 666 versions of 258 functions (``set_cond`` 29,
+``weapon_attacks`` 12, each version linking its whole callee tree), which doubled the cold
+compile time and the cache size (docs/performance.md, "Compile time").
+
+Functions decorated here widen the argument types of calls *from jitted code* before numba
+picks or compiles a version: integer literals and integers narrower than 64 bits become
+``int64``, boolean literals ``boolean``. The caller converts its values at the call site as it
+does for any numba call, so results are unchanged (an ``int16`` is promoted to ``int64`` by
+numba's arithmetic anyway); only compile-time specialisation on constant values is lost.
+Calls from Python keep numba's own typing (Python ints are ``int64`` already).
+"""
+from __future__ import annotations
+
+import numba
+from numba.core import types
+from numba.core.registry import CPUDispatcher
+
+
+def widen(t):
+    """The argument type a call from jitted code compiles for (module docstring)."""
+    if isinstance(t, types.BooleanLiteral):
+        return types.boolean
+    if isinstance(t, types.IntegerLiteral):
+        t = t.literal_type
+    if isinstance(t, types.Integer) and (t.signed or t.bitwidth < 64):
+        return types.int64
+    return t
+
+
+class OneVersionDispatcher(CPUDispatcher):
+    """A CPU dispatcher whose jitted callers share one version per widened signature."""
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template(tuple(widen(a) for a in args), {k: widen(v) for k, v in kws.items()})
+
+
+def njit(fn=None, **options):
+    """``numba.njit(**options)`` with :class:`OneVersionDispatcher` (module docstring).
+    ``inline="always"`` functions are expanded into their callers and never dispatched."""
+
+    def deco(f):
+        disp = numba.njit(**options)(f)  # cache=True: the cache folder is fixed here
+        disp.__class__ = OneVersionDispatcher
+        return disp
+
+    return deco(fn) if fn is not None else deco
