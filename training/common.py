@@ -6,6 +6,7 @@ import json
 import os
 from pathlib import Path
 
+import gymnasium
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,12 +21,17 @@ def runs_root(arg=None) -> Path:
 def load_config(path=None, overrides: dict | None = None) -> dict:
     """The validated training config as a plain dict; ``overrides`` (dotted keys) are applied
     and the result validated again, so a bad override is refused like a bad file."""
+    import pydantic
+
+    from necro_env.config.errors import from_validation_error
     from necro_env.config.training import TrainingFile, load_training
 
     cfg = load_training(path or DEFAULT_CONFIG).model_dump()
+    used = []
     for key, value in (overrides or {}).items():
         if value is None:
             continue
+        used.append(key)
         node = cfg
         *head, last = key.split(".")
         for k in head:
@@ -33,7 +39,41 @@ def load_config(path=None, overrides: dict | None = None) -> dict:
                 node[k] = {}
             node = node[k]
         node[last] = value
-    return TrainingFile.model_validate(cfg).model_dump()
+    try:
+        return TrainingFile.model_validate(cfg).model_dump()
+    except pydantic.ValidationError as exc:  # a ConfigError like a bad file's, naming the override
+        label = f"{path or DEFAULT_CONFIG} with the command-line overrides of {', '.join(used)}"
+        raise from_validation_error(label, exc, TrainingFile) from None
+
+
+def parse_opponent_arg(text: str | None):
+    """``--opponent``: one spec (``gunline``), or a mix ``random=0.2,gunline=0.4,aggressor=0.4``."""
+    if text is None or "=" not in text:
+        return text
+    mix = {}
+    for part in text.split(","):
+        spec, _, w = part.partition("=")
+        try:
+            mix[spec.strip()] = float(w)
+        except ValueError:
+            raise SystemExit(f"--opponent: weight {w!r} of {spec.strip()!r} is not a number "
+                             "(expected e.g. random=0.2,gunline=0.4,aggressor=0.4)") from None
+    return mix
+
+
+def opponent_weights(opponent) -> dict[str, float]:
+    """A config's ``opponent`` as {spec: probability}: one spec is {spec: 1.0}; a mix is normalised."""
+    if isinstance(opponent, str):
+        return {opponent: 1.0}
+    total = sum(opponent.values())
+    return {spec: w / total for spec, w in opponent.items()}
+
+
+def opponent_label(opponent) -> str:
+    """A short text for logs: ``gunline`` or ``random 0.2 / gunline 0.4 / aggressor 0.4``."""
+    if isinstance(opponent, str):
+        return opponent
+    return " / ".join(f"{spec} {w:g}" for spec, w in opponent_weights(opponent).items())
 
 
 def prepare_run(cfg: dict, runs_dir=None, name=None) -> Path:
@@ -60,9 +100,64 @@ def make_opponent(spec: str, seed: int, game=None):
     return CheckpointAgent(spec, game=game, seed=seed, deterministic=False)
 
 
+MIX_STREAM = 0x6D6978  # "mix": the opponent-mix generators' stream, apart from any other seeded by (seed, rank)
+
+
+class OpponentMix:
+    """The opponent draw of one training env: at every reset a spec with probability weight / sum.
+
+    The generator is ``numpy.random.default_rng((MIX_STREAM, seed, rank))``, so env ``rank`` of a run
+    with config ``seed`` draws the same sequence every time. Each spec is one Agent per env, built
+    once (spec ``j`` of the mix gets the agent seed ``seed * 1000 + rank + 1 + 100 * j``; a lone
+    opponent keeps ``seed * 1000 + rank + 1``), and keeps its own generator across episodes."""
+
+    def __init__(self, weights: dict, seed: int, rank: int, game=None):
+        import numpy as np
+
+        w = opponent_weights(weights)
+        self.specs = list(w)
+        self.p = np.array([w[s] for s in self.specs], np.float64)
+        self.rng = np.random.default_rng((MIX_STREAM, seed, rank))
+        self.agents = [make_opponent(spec, seed=seed * 1000 + rank + 1 + 100 * j, game=game)
+                       for j, spec in enumerate(self.specs)]
+
+    def draw_index(self) -> int:
+        return int(self.rng.choice(len(self.specs), p=self.p))
+
+    def sample(self):
+        """(spec, agent) for the next episode."""
+        j = self.draw_index()
+        return self.specs[j], self.agents[j]
+
+
+class EpisodeOpponentEnv(gymnasium.Wrapper):
+    """Sets the opponents of a NecromundaGymEnv from ``sample() -> (label, agent)`` at every reset
+    (never during an episode); ``info["opponent"]`` names the opponent of the current episode.
+    Used for the opponent mix (OpponentMix.sample) and self-play's pool (training/selfplay.py)."""
+
+    def __init__(self, env, sample):
+        super().__init__(env)
+        self.sample = sample
+        self.label, self.current = None, None
+
+    def reset(self, **kw):
+        self.label, self.current = self.sample()
+        self.env.unwrapped.opponents = [self.current] * self.env.unwrapped.n_gangs
+        obs, info = self.env.reset(**kw)
+        return obs, {**info, "opponent": self.label}
+
+    def step(self, action):
+        obs, r, term, trunc, info = self.env.step(action)
+        return obs, r, term, trunc, {**info, "opponent": self.label}
+
+    def action_masks(self):
+        return self.env.unwrapped.action_masks()
+
+
 def make_env_fn(cfg: dict, rank: int, opponent=None, monitor_dir=None):
     """A thunk building one training env: the learner's gang vs ``opponent`` (an Agent, a spec
-    string, or None for cfg["opponent"]), with the config's reward options."""
+    string, or None for cfg["opponent"]: one spec, or a mix drawn per episode by OpponentMix),
+    with the config's reward options; the env's first reset has the seed cfg["seed"] * 1000 + rank."""
 
     def _thunk():
         from stable_baselines3.common.monitor import Monitor
@@ -72,14 +167,20 @@ def make_env_fn(cfg: dict, rank: int, opponent=None, monitor_dir=None):
         env = NecromundaGymEnv(scenario=cfg["scenario"], encoder=cfg["encoder"], learner=cfg.get("learner", "random"),
                                reward=cfg["reward"])
         opp = opponent if opponent is not None else cfg["opponent"]
-        if isinstance(opp, str):
-            opp = make_opponent(opp, seed=cfg["seed"] * 1000 + rank + 1, game=env.game)
-        env.opponents = [opp] * env.n_gangs
+        keywords = ()
+        if isinstance(opp, dict):  # a mix: the opponent is drawn at every reset, and logged per episode
+            mix = OpponentMix(opp, cfg["seed"], rank, game=env.game)
+            env = EpisodeOpponentEnv(env, mix.sample)
+            keywords = ("opponent",)
+        else:
+            if isinstance(opp, str):
+                opp = make_opponent(opp, seed=cfg["seed"] * 1000 + rank + 1, game=env.game)
+            env.opponents = [opp] * env.n_gangs
         env.reset(seed=cfg["seed"] * 1000 + rank)
         fn = None if monitor_dir is None else str(Path(monitor_dir) / f"env{rank}")
         # append on --resume (train() deletes the logs of a fresh run); a new file gets its header
         fresh = fn is None or not Path(fn + ".monitor.csv").exists()
-        return Monitor(env, filename=fn, override_existing=fresh)
+        return Monitor(env, filename=fn, override_existing=fresh, info_keywords=keywords)
 
     return _thunk
 

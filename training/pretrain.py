@@ -21,8 +21,13 @@ Config (``pretrain:`` in a training YAML, see configs/training/default.yaml)::
       learning_rate: 0.001
       value_coef: 0.5
 
-The demonstration seeds are ``seed * 1000 + 700_000 + i``, apart from training envs'
-(``seed * 1000 + rank``) and evaluation seeds (10,000+, 100,000+, 500,000).
+The demonstration env is built by ``training.common.make_env_fn`` like every training env (so
+an opponent mix is drawn per game there too), as rank 700,000: game seeds ``seed * 1000 + 700_000
++ i``, apart from training envs' (``seed * 1000 + rank``) and evaluation seeds (10,000+, 100,000+,
+500,000); the opponent agent's seed is ``seed * 1000 + 700_001`` (before the env was shared with
+training: ``seed * 1000 + 699_999``, so the demonstrations of a given config changed).
+
+``warm_start`` is the one entry point of both ``training/train.py`` and ``training/selfplay.py``.
 """
 from __future__ import annotations
 
@@ -31,34 +36,38 @@ import time
 
 import numpy as np
 
+DEMO_RANK = 700_000  # the demonstration env is rank 700,000 of common.make_env_fn: seeds apart from training's
+
 
 def collect(cfg: dict, games: int, demonstrator: str = "gunline", seed: int | None = None, log=print) -> dict:
     """Play ``games`` demonstration games; returns stacked arrays: obs (array or dict of arrays),
-    masks [N, A] bool, actions [N], returns [N] (discounted with ppo.gamma), and the demonstrator's
-    results (wins, draws, losses) against the config's opponent."""
-    from necro_env.envs.gym_wrapper import NecromundaGymEnv
+    masks [N, A] bool, actions [N], returns [N] (discounted with ppo.gamma), the demonstrator's
+    results (wins, draws, losses) against the config's opponent, and the opponent of each game
+    (``opponents``: the spec drawn from the mix, or the one opponent).
 
-    from .common import make_opponent
+    The env is built by ``common.make_env_fn`` exactly like a training env, as rank ``DEMO_RANK``
+    (opponent agent seed ``seed * 1000 + 700_001``; a mix draws from its generator for that rank)."""
+    from .common import make_env_fn, make_opponent, opponent_label
 
     seed = cfg["seed"] if seed is None else seed
     gamma = cfg["ppo"]["gamma"]
-    env = NecromundaGymEnv(scenario=cfg["scenario"], encoder=cfg["encoder"], learner=cfg.get("learner", "random"),
-                           reward=cfg["reward"])
-    opp = make_opponent(cfg["opponent"], seed=seed * 1000 + 699_999, game=env.game)
-    env.opponents = [opp] * env.n_gangs
-    demo = make_opponent(demonstrator, seed=seed * 1000 + 699_998, game=env.game)
+    env = make_env_fn({**cfg, "seed": seed}, DEMO_RANK)()
+    base = env.unwrapped
+    demo = make_opponent(demonstrator, seed=seed * 1000 + 699_998, game=base.game)
     obs_l, mask_l, act_l, ret_l = [], [], [], []
     results = {"win": 0, "draw": 0, "loss": 0}
+    opponents = []
     t0 = time.time()
     for i in range(games):
         s = seed * 1000 + 700_000 + i
         demo.reset(s)
-        obs, _ = env.reset(seed=s)
+        obs, info = env.reset(seed=s)
+        opponents.append(info.get("opponent", cfg["opponent"]))
         rewards = []
         done = False
         while not done:
-            mask = env.action_masks()
-            a = demo.act(obs, mask, game=env.game)
+            mask = base.action_masks()
+            a = demo.act(obs, mask, game=base.game)
             obs_l.append(obs)
             mask_l.append(mask)
             act_l.append(a)
@@ -71,16 +80,16 @@ def collect(cfg: dict, games: int, demonstrator: str = "gunline", seed: int | No
             g = r + gamma * g
             rets.append(g)
         ret_l.extend(reversed(rets))
-        w = env.game.winner if not env.game.truncated else -1
-        results["win" if w == env.learner else ("draw" if w < 0 else "loss")] += 1
+        w = base.game.winner if not base.game.truncated else -1
+        results["win" if w == base.learner else ("draw" if w < 0 else "loss")] += 1
     if isinstance(obs_l[0], dict):
         obs_arr = {k: np.stack([o[k] for o in obs_l]) for k in obs_l[0]}
     else:
         obs_arr = np.stack(obs_l)
-    log(f"[pretrain] {games} games of {demonstrator} vs {cfg['opponent']}: {len(act_l)} decisions, "
+    log(f"[pretrain] {games} games of {demonstrator} vs {opponent_label(cfg['opponent'])}: {len(act_l)} decisions, "
         f"{results['win']}-{results['draw']}-{results['loss']} in {time.time() - t0:.0f} s")
     return {"obs": obs_arr, "masks": np.stack(mask_l), "actions": np.asarray(act_l, np.int64),
-            "returns": np.asarray(ret_l, np.float32), "results": results}
+            "returns": np.asarray(ret_l, np.float32), "results": results, "opponents": opponents}
 
 
 def _take(obs, idx):
@@ -138,8 +147,26 @@ def pretrain(model, cfg: dict, log=print) -> dict:
     data = collect(cfg, p["games"], p["demonstrator"], log=log)
     rows = clone(model, data, p["epochs"], p["batch_size"], p["learning_rate"], p["value_coef"], seed=cfg["seed"],
                  log=log)
+    opponents = {o: data["opponents"].count(o) for o in dict.fromkeys(data["opponents"])}
     return {"demonstrator": p["demonstrator"], "games": p["games"], "decisions": int(len(data["actions"])),
-            "demonstrator_results": data["results"], "epochs": rows}
+            "demonstrator_results": data["results"], "opponents": opponents, "epochs": rows}
+
+
+def warm_start(model, cfg: dict, run, game, log=print):
+    """The ``pretrain:`` step of a fresh run (train.py and selfplay.py): clone the demonstrations
+    into ``model``, write ``run/pretrain.json`` and save the cloned policy to
+    ``run/checkpoints/step_0_bc.zip``. Returns the pretrain info, or None without a pretrain section."""
+    if not cfg.get("pretrain"):
+        return None
+    from agents.checkpoint import save_checkpoint
+
+    from .common import write_json
+
+    info = pretrain(model, cfg, log=log)
+    write_json(run / "pretrain.json", info)
+    save_checkpoint(model, run / "checkpoints" / "step_0_bc.zip", game, cfg["encoder"],
+                    {"run": cfg["name"], "pretrain": cfg["pretrain"]["demonstrator"]})
+    return info
 
 
 def main(argv=None):

@@ -12,7 +12,10 @@ episodes, when the env resets):
 - else with probability ``latest_prob`` the newest snapshot;
 - else a snapshot drawn uniformly from the pool.
 
-Before the first snapshot exists the opponent is the random agent. Snapshots play with
+Before the first snapshot exists the opponent is the random agent. With a ``pretrain:``
+section (the same behaviour-cloning warm start as train.py, training/pretrain.warm_start) a
+fresh run first clones the demonstrator and freezes that policy as the first snapshot,
+``snap_0``, which the pool keeps for the whole run. Snapshots play with
 sampled (not argmax) actions from their own generators. The learner's side is drawn at
 every reset, and so is the game seed, hence the deployment.
 
@@ -29,11 +32,11 @@ import json
 import time
 from pathlib import Path
 
-import gymnasium
 import numpy as np
 
 from .common import (
-    ROOT, append_csv, build_game_for, has_progress_bar, load_config, new_model, prepare_run, tb_log_dir, write_json,
+    ROOT, EpisodeOpponentEnv, append_csv, build_game_for, has_progress_bar, load_config, new_model, prepare_run,
+    tb_log_dir, write_json,
 )
 
 DEFAULT_SELFPLAY = ROOT / "configs" / "training" / "selfplay.yaml"
@@ -71,22 +74,10 @@ class OpponentPool:
             return self.agents[-1]
         return self.agents[int(self.rng.integers(len(self.agents)))]
 
-
-class PoolOpponentEnv(gymnasium.Wrapper):
-    """Draws the opponent from the pool at every reset (never during an episode)."""
-
-    def __init__(self, env, pool: OpponentPool):
-        super().__init__(env)
-        self.pool = pool
-        self.current = None
-
-    def reset(self, **kw):
-        self.current = self.pool.sample()
-        self.env.unwrapped.opponents = [self.current] * self.env.unwrapped.n_gangs
-        return self.env.reset(**kw)
-
-    def action_masks(self):
-        return self.env.unwrapped.action_masks()
+    def sample_named(self):
+        """(name, agent) of sample(), for common.EpisodeOpponentEnv."""
+        a = self.sample()
+        return getattr(a, "name", str(a)), a
 
 
 def make_selfplay_venv(cfg, pool, run):
@@ -99,7 +90,7 @@ def make_selfplay_venv(cfg, pool, run):
         def _f():
             env = NecromundaGymEnv(scenario=cfg["scenario"], encoder=cfg["encoder"], learner="random",
                                    reward=cfg["reward"])
-            env = PoolOpponentEnv(env, pool)
+            env = EpisodeOpponentEnv(env, pool.sample_named)
             env.reset(seed=cfg["seed"] * 1000 + rank)
             fn = run / "monitor" / f"env{rank}"
             return Monitor(env, filename=str(fn), override_existing=not fn.with_name(fn.name + ".monitor.csv").exists())
@@ -189,13 +180,10 @@ def selfplay(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
         load_model(last, game, cfg["encoder"])
         model = MaskablePPO.load(last, env=venv, device="cpu", tensorboard_log=tb_log_dir(run / "tb"))
         log(f"[selfplay] resumed at {model.num_timesteps} steps with {len(pool.agents)} snapshots in the pool")
-    else:
-        model = new_model(cfg, venv, run / "tb")
     t0 = time.time()
-    while model.num_timesteps < cfg["total_timesteps"]:
-        chunk = min(sp["snapshot_every"], cfg["total_timesteps"] - model.num_timesteps)
-        model.learn(total_timesteps=chunk, reset_num_timesteps=False, progress_bar=has_progress_bar(),
-                    tb_log_name="selfplay")
+
+    def snapshot(model):
+        """Freeze the current policy into the pool, rate it against random and the pool, save the state."""
         n = int(model.num_timesteps)
         name = f"snap_{n}"
         path = save_checkpoint(model, run / "pool" / f"{name}.zip", game, cfg["encoder"], {"run": cfg["name"]})
@@ -209,6 +197,18 @@ def selfplay(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
         ratings = write_rating_curve(run, snapshots)
         log(f"[selfplay] {n} steps ({time.time() - t0:.0f} s): pool {[a.name for a in pool.agents]}, "
             f"rating of {name}: {ratings.get(name, 0):+.0f}")
+
+    if not resume:
+        model = new_model(cfg, venv, run / "tb")
+        from .pretrain import warm_start
+
+        if warm_start(model, cfg, run, game, log=log) is not None:
+            snapshot(model)  # the cloned policy is the pool's first snapshot, snap_0 (kept for the whole run)
+    while model.num_timesteps < cfg["total_timesteps"]:
+        chunk = min(sp["snapshot_every"], cfg["total_timesteps"] - model.num_timesteps)
+        model.learn(total_timesteps=chunk, reset_num_timesteps=False, progress_bar=has_progress_bar(),
+                    tb_log_name="selfplay")
+        snapshot(model)
     save_checkpoint(model, run / "final.zip", game, cfg["encoder"], {"run": cfg["name"]})
     venv.close()
     ratings = write_rating_curve(run, snapshots)

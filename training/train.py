@@ -4,10 +4,14 @@
                 [--name NAME] [--resume] [--eval-games N]
 
 The opponent is ``random``, ``gunline``, ``aggressor`` or a checkpoint .zip (config key
-``opponent``); rewards follow the config's ``reward`` section (necro_env/envs/rewards.py).
+``opponent``), or a mix of them with weights (``{random: 0.2, gunline: 0.4, aggressor: 0.4}``,
+on the command line ``random=0.2,gunline=0.4,aggressor=0.4``) from which each env draws its
+opponent at every reset (common.OpponentMix); rewards follow the config's ``reward`` section
+(necro_env/envs/rewards.py). With a ``pretrain:`` section a fresh run starts with the
+behaviour-cloning warm start (training/pretrain.py).
 Writes runs/<name>/: config.yaml (resolved), tb/ (TensorBoard), monitor/ (episode logs),
 checkpoints/step_<N>.zip + .meta.json every ``checkpoint_every`` steps and last.zip,
-progress.csv (periodic paired evaluation against the opponent), final.zip, eval.md /
+progress.csv (periodic paired evaluation against the opponent, or each opponent of the mix), final.zip, eval.md /
 eval.csv / eval.json / eval.png (final paired evaluation against ``eval.opponents``),
 training_curve.png and final_game.json / final_game.log (one game of the final agent).
 ``--resume`` continues from checkpoints/last.zip after an interruption, with the
@@ -21,7 +25,7 @@ from pathlib import Path
 
 from .common import (
     DEFAULT_CONFIG, append_csv, build_game_for, has_progress_bar, load_config, make_vec_env, new_model,
-    prepare_run, read_csv, record_final_game, tb_log_dir, write_json,
+    opponent_label, parse_opponent_arg, prepare_run, read_csv, record_final_game, tb_log_dir, write_json,
 )
 
 
@@ -52,12 +56,17 @@ def _callback_cls():
                 save(self.model, self.ckpt_dir, self.game, self.cfg, tag=f"step_{n}")
                 self.next_ckpt += self.cfg["checkpoint_every"]
             if self.next_eval is not None and n >= self.next_eval:
-                row = periodic_eval(self.model, self.cfg, self.game, n, time.time() - self.t0)
-                append_csv(self.run / "progress.csv", row)
-                self.logger.record("eval/win_rate", row["win_rate"])
-                self.logger.record("eval/score", row["score"])
-                self.say(f"[train] {n} steps: vs {row['opponent']} {row['win']}-{row['draw']}-{row['loss']} "
-                         f"(win rate {row['win_rate']:.2f})")
+                rows = periodic_eval(self.model, self.cfg, self.game, n, time.time() - self.t0)
+                for row in rows:
+                    append_csv(self.run / "progress.csv", row)
+                    if len(rows) > 1:  # a mix: one curve per opponent, and their mean below
+                        tag = Path(row["opponent"]).stem
+                        self.logger.record(f"eval/win_rate_vs_{tag}", row["win_rate"])
+                        self.logger.record(f"eval/score_vs_{tag}", row["score"])
+                    self.say(f"[train] {n} steps: vs {row['opponent']} {row['win']}-{row['draw']}-{row['loss']} "
+                             f"(win rate {row['win_rate']:.2f})")
+                self.logger.record("eval/win_rate", sum(r["win_rate"] for r in rows) / len(rows))
+                self.logger.record("eval/score", sum(r["score"] for r in rows) / len(rows))
                 self.next_eval += self.cfg["eval"]["every"]
             return True
 
@@ -89,17 +98,22 @@ class ModelAgent:
         return int(a)
 
 
-def periodic_eval(model, cfg, game, timesteps, elapsed) -> dict:
-    from .common import make_opponent
+def periodic_eval(model, cfg, game, timesteps, elapsed) -> list[dict]:
+    """Paired games (eval.periodic_games) against each training opponent: the one opponent, or
+    every spec of the mix. One progress.csv row per opponent."""
+    from .common import make_opponent, opponent_weights
     from .evaluate import paired_match, summarize
 
-    opp = make_opponent(cfg["opponent"], seed=1, game=game)
+    rows = []
     pairs = max(1, cfg["eval"]["periodic_games"] // 2)
-    m = paired_match(game, ModelAgent(model, cfg["encoder"]), opp, pairs, seed0=500_000)
-    row = summarize("learner", cfg["opponent"], m)
-    return {"timesteps": timesteps, "seconds": round(elapsed, 1), "opponent": cfg["opponent"], "games": row["games"],
-            "win": row["win"], "draw": row["draw"], "loss": row["loss"], "win_rate": round(row["win_rate"], 4),
-            "score": round(row["score"], 4)}
+    for spec in opponent_weights(cfg["opponent"]):
+        opp = make_opponent(spec, seed=1, game=game)
+        m = paired_match(game, ModelAgent(model, cfg["encoder"]), opp, pairs, seed0=500_000)
+        row = summarize("learner", spec, m)
+        rows.append({"timesteps": timesteps, "seconds": round(elapsed, 1), "opponent": spec, "games": row["games"],
+                     "win": row["win"], "draw": row["draw"], "loss": row["loss"],
+                     "win_rate": round(row["win_rate"], 4), "score": round(row["score"], 4)})
+    return rows
 
 
 def training_curve(run: Path, out: Path | None = None, title: str | None = None):
@@ -126,9 +140,10 @@ def training_curve(run: Path, out: Path | None = None, title: str | None = None)
         left.append((f"episode return (mean of {k})", steps[k - 1:].tolist(), roll.tolist(), "line"))
     prog = read_csv(run / "progress.csv")
     right = []
-    if prog:
-        right.append((f"win rate vs {prog[0]['opponent']} (paired eval)", [int(p["timesteps"]) for p in prog],
-                      [float(p["win_rate"]) for p in prog], "both"))
+    for opp in dict.fromkeys(p["opponent"] for p in prog):  # one curve per evaluated opponent
+        mine = [p for p in prog if p["opponent"] == opp]
+        right.append((f"win rate vs {opp} (paired eval)", [int(p["timesteps"]) for p in mine],
+                      [float(p["win_rate"]) for p in mine], "both"))
     return line_chart(out or run / "training_curve.png", left, title=title or f"MaskablePPO training: {run.name}",
                       xlabel="learner steps", ylabel="return", right=right or None, ylabel_right="win rate",
                       ylim_right=(0.0, 1.0))
@@ -147,7 +162,8 @@ def train(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
         for f in list((run / "monitor").glob("*.csv")) + [run / "progress.csv"]:
             f.unlink(missing_ok=True)
     t0 = time.time()
-    log(f"[train] building {cfg['n_envs']} envs vs {cfg['opponent']} (first run compiles the rules core: minutes)")
+    log(f"[train] building {cfg['n_envs']} envs vs {opponent_label(cfg['opponent'])} "
+        "(first run compiles the rules core: minutes)")
     venv = make_vec_env(cfg, monitor_dir=run / "monitor")
     last = run / "checkpoints" / "last.zip"
     if resume:
@@ -158,16 +174,15 @@ def train(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
         log(f"[train] resumed from {last} at {model.num_timesteps} steps")
     else:
         model = new_model(cfg, venv, run / "tb")
-        if cfg.get("pretrain"):  # behaviour-cloning warm start (training/pretrain.py)
-            from .pretrain import pretrain
+        from .pretrain import warm_start
 
-            info = pretrain(model, cfg, log=log)
-            write_json(run / "pretrain.json", info)
-            save(model, run / "checkpoints", game, cfg, tag="step_0_bc")
+        if warm_start(model, cfg, run, game, log=log) is not None:  # behaviour-cloning warm start
+            save(model, run / "checkpoints", game, cfg, tag="step_0_bc")  # also last.zip: --resume starts here
             if cfg["eval"]["every"]:
-                row = periodic_eval(model, cfg, game, 0, time.time() - t0)
-                append_csv(run / "progress.csv", row)
-                log(f"[train] after the warm start: vs {row['opponent']} {row['win']}-{row['draw']}-{row['loss']}")
+                for row in periodic_eval(model, cfg, game, 0, time.time() - t0):
+                    append_csv(run / "progress.csv", row)
+                    log(f"[train] after the warm start: vs {row['opponent']} "
+                        f"{row['win']}-{row['draw']}-{row['loss']}")
     remaining = cfg["total_timesteps"] - model.num_timesteps
     log(f"[train] ready after {time.time() - t0:.0f} s; training {max(remaining, 0)} steps")
     t1 = time.time()
@@ -208,7 +223,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="necro-train", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--config", type=Path, default=DEFAULT_CONFIG)
-    ap.add_argument("--opponent", default=None, help="random | gunline | aggressor | checkpoint .zip")
+    ap.add_argument("--opponent", default=None, help="random | gunline | aggressor | checkpoint .zip, or a mix "
+                    "drawn per episode: random=0.2,gunline=0.4,aggressor=0.4")
     ap.add_argument("--timesteps", type=int, default=None, help="override total_timesteps")
     ap.add_argument("--n-envs", type=int, default=None)
     ap.add_argument("--name", default=None, help="run name (default: the config's name)")
@@ -216,7 +232,7 @@ def main(argv=None):
     ap.add_argument("--resume", action="store_true", help="continue from runs/<name>/checkpoints/last.zip")
     ap.add_argument("--eval-games", type=int, default=None, help="final evaluation games per opponent (0: skip)")
     args = ap.parse_args(argv)
-    cfg = load_config(args.config, {"opponent": args.opponent, "total_timesteps": args.timesteps,
+    cfg = load_config(args.config, {"opponent": parse_opponent_arg(args.opponent), "total_timesteps": args.timesteps,
                                     "n_envs": args.n_envs, "eval.games": args.eval_games,
                                     "name": args.name})
     run = prepare_run(cfg, args.runs_dir)

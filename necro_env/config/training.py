@@ -2,12 +2,43 @@
 training/selfplay.py and training/evaluate.py (documented in docs/training.md)."""
 from __future__ import annotations
 
-from typing import Literal, Optional, Union
+import math
+from typing import Annotated, Literal, Optional, Union
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 
+from .errors import FieldProblem
 from .loader import _load
 from .schemas import Strict
+
+BUILTIN_OPPONENTS = ("random", "gunline", "aggressor")
+_SPEC_HELP = "expected random, gunline, aggressor or a checkpoint path (.zip)"
+
+
+def _check_spec(v):
+    """An agent spec as agents.make_agent reads it: a built-in name or a checkpoint path."""
+    if not isinstance(v, str) or not (v in BUILTIN_OPPONENTS or v.endswith(".zip") or "/" in v):
+        raise FieldProblem((), v, _SPEC_HELP)
+    return v
+
+
+def _check_opponent(v):
+    """One opponent spec, or a mix: a mapping spec -> weight > 0 (drawn per episode, docs/training.md)."""
+    if isinstance(v, str):
+        return _check_spec(v)
+    if not isinstance(v, dict) or not v:
+        raise FieldProblem((), v, f"{_SPEC_HELP}, or a non-empty mapping of such specs to weights > 0 "
+                                  "(e.g. {random: 0.2, gunline: 0.4, aggressor: 0.4})")
+    for spec, w in v.items():
+        if not isinstance(spec, str) or not (spec in BUILTIN_OPPONENTS or spec.endswith(".zip") or "/" in spec):
+            raise FieldProblem((spec,), spec, f"unknown opponent in the mix; {_SPEC_HELP}")
+        if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) or w <= 0:
+            raise FieldProblem((spec,), w, "expected a weight > 0 (the weights are normalised to sum to 1)")
+    return {spec: float(w) for spec, w in v.items()}
+
+
+OpponentSpec = Annotated[str, BeforeValidator(_check_spec)]
+Opponent = Annotated[str | dict[str, float], BeforeValidator(_check_opponent)]
 
 
 class PPOFile(Strict):
@@ -38,7 +69,7 @@ class EvalFile(Strict):
     games: int = Field(ge=0)  # final evaluation: paired games per opponent (rounded up to even)
     every: int = Field(default=0, ge=0)  # periodic evaluation every N timesteps (0: off)
     periodic_games: int = Field(default=20, ge=2)  # paired games per periodic evaluation
-    opponents: list[str] = Field(default_factory=lambda: ["random", "gunline", "aggressor"], min_length=1)
+    opponents: list[OpponentSpec] = Field(default_factory=lambda: ["random", "gunline", "aggressor"], min_length=1)
 
 
 class SelfPlayFile(Strict):
@@ -51,7 +82,7 @@ class SelfPlayFile(Strict):
 
 class PretrainFile(Strict):
     """Behaviour-cloning warm start before PPO (training/pretrain.py)."""
-    demonstrator: str = "gunline"  # random | gunline | aggressor | path to a checkpoint .zip
+    demonstrator: OpponentSpec = "gunline"  # random | gunline | aggressor | path to a checkpoint .zip
     games: int = Field(default=200, ge=1)  # demonstration games, played in the training env
     epochs: int = Field(default=8, ge=1)
     batch_size: int = Field(default=256, ge=1)
@@ -64,7 +95,8 @@ class TrainingFile(Strict):
     scenario: str
     encoder: Literal["flat", "entity", "spatial"]
     learner: Union[Literal["random"], int] = "random"
-    opponent: str = "random"  # random | gunline | aggressor | path to a checkpoint .zip
+    # random | gunline | aggressor | path to a checkpoint .zip, or a mix {spec: weight, ...} drawn per episode
+    opponent: Opponent = "random"
     total_timesteps: int = Field(gt=0)
     n_envs: int = Field(ge=1, le=64)
     vec_env: Literal["dummy", "subproc"] = "dummy"

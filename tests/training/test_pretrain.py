@@ -45,3 +45,43 @@ def test_bad_pretrain_section_is_refused(tiny_config):
 
     with pytest.raises(ConfigError, match="pretrain"):
         load_config(tiny_config(extra="pretrain: {games: 0}\n"))
+
+
+def test_selfplay_warm_starts_and_the_cloned_policy_is_the_first_snapshot(tmp_path, tiny_config):
+    """Self-play honours the same pretrain: section as train.py (pretrain.warm_start)."""
+    import json
+
+    from agents.checkpoint import read_metadata
+    from training import selfplay
+
+    cfg = tiny_config(name="spbc", total=64, extra="""
+        pretrain: {demonstrator: gunline, games: 1, epochs: 1, batch_size: 64}
+        selfplay: {pool_size: 2, snapshot_every: 64, latest_prob: 1.0, heuristic_prob: 0.0, rating_games: 2}
+    """)
+    out = selfplay.main(["--config", str(cfg), "--runs-dir", str(tmp_path)])
+    run = tmp_path / "spbc"
+    assert out["snapshots"] == [("snap_0", 0), ("snap_64", 64)]
+    info = json.loads((run / "pretrain.json").read_text())
+    assert info["demonstrator"] == "gunline" and info["decisions"] > 0
+    assert read_metadata(run / "pool" / "snap_0.zip")["num_timesteps"] == 0
+    assert (run / "checkpoints" / "step_0_bc.zip").is_file()
+    # the cloned policy is rated first (vs random), then snap_64 against random and snap_0
+    rows = [r.split(",")[:2] for r in (run / "rating_games.csv").read_text().splitlines()[1:]]
+    assert rows == [["snap_0", "random"], ["snap_64", "random"], ["snap_64", "snap_0"]]
+    state = json.loads((run / "selfplay_state.json").read_text())
+    assert [p.rsplit("/", 1)[-1] for p in state["pool"]] == ["snap_0.zip", "snap_64.zip"]
+    # the cloned weights are the ones in snap_0: the policy PPO started from
+    from sb3_contrib import MaskablePPO
+    a = MaskablePPO.load(run / "pool" / "snap_0.zip", device="cpu").policy.state_dict()
+    b = MaskablePPO.load(run / "checkpoints" / "step_0_bc.zip", device="cpu").policy.state_dict()
+    assert all((a[k] == b[k]).all() for k in a)
+
+
+def test_train_and_selfplay_share_one_warm_start():
+    """One function, not a copy: both scripts call pretrain.warm_start."""
+    import inspect
+
+    from training import selfplay
+
+    assert "warm_start(" in inspect.getsource(train.train) and "warm_start(" in inspect.getsource(selfplay.selfplay)
+    assert "pretrain(model" not in inspect.getsource(train) + inspect.getsource(selfplay)
