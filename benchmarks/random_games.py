@@ -2,6 +2,7 @@
 
     python -m benchmarks.random_games [--games 10000] [--seed 0] [--boards all] [--gangs 2] [--workers 1]
                                       [--generated KIND:FIRST-LAST] [--variant core|house_legacy] [--json]
+                                      [--conditions-scenario]
 
 Game i uses seed ``seed + i``: the seed picks the board and the gangs and drives both
 the deployment, the dice and the random player, so any game can be replayed alone with
@@ -15,6 +16,12 @@ start. Building a board and its line-of-sight tables costs about 0.6 s, so the g
 played grouped by board (all games of one board, then the next; workers split the boards),
 with one generated board alive at a time. Replay one game with the same --seed, --generated
 and --gangs plus ``--only SEED``.
+
+``--conditions-scenario`` draws the gangs from the TEST gang files of
+configs/scenarios/test_conditions.yaml instead of the four default crews: copies of the Orlock and
+Escher crews with a synthetic Cursed lasgun (Insane) and fighters starting Gunked, Starving,
+Intoxicated, Mounted or Hidden (gang file ``start_conditions``), so the condition counters show every
+condition (docs/data.md). Boards, seeds and --gangs work as without it.
 
 Prints games played, exceptions (must be 0; the first tracebacks are shown with their
 seeds), decisions and rounds per game, the outcome split (wins per gang position, draws
@@ -31,11 +38,13 @@ import sys
 import time
 import traceback
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 
 BOARDS = ("zm_corridors", "zm_hall", "zm_cross")
 GANGS = ("orlock", "goliath", "escher", "van_saar")
+CONDITIONS_SCENARIO = "scenarios/test_conditions.yaml"  # --conditions-scenario: its gangs are the pool
 ROUND_LIMIT = 12
 
 GEN_KINDS = ("sector", "zm", "zone_mortalis")
@@ -81,12 +90,27 @@ def parse_generated(text: str, n_zones: int = 2, base: int = 0) -> Generated:
     return Generated(kind, first, last, n_zones, base)
 
 
+def conditions_pool() -> tuple:
+    """The gang files of the conditions test scenario (paths relative to configs/, no .yaml)."""
+    from necro_env.config import load_scenario
+
+    return tuple(str(Path(g.source).resolve().relative_to(config_root().resolve()).with_suffix(""))
+                 for g in load_scenario(CONDITIONS_SCENARIO).gangs)
+
+
+def config_root():
+    from necro_env.config.loader import config_root as root
+
+    return root()
+
+
 def _gang_specs(gangs):
+    """Gang specs of default crew names (configs/gangs/NAME.yaml) or paths under configs/ (no .yaml)."""
     from necro_env.config import load_gang
 
     for g in gangs:
         if g not in _GANG_SPECS:
-            _GANG_SPECS[g] = load_gang(f"gangs/{g}.yaml")
+            _GANG_SPECS[g] = load_gang(f"{g}.yaml" if "/" in g else f"gangs/{g}.yaml")
     return [_GANG_SPECS[g] for g in gangs]
 
 
@@ -127,14 +151,15 @@ def _game(board, gangs: tuple, gen: Generated | None = None, variant: str = "cor
     return _GAMES[key]
 
 
-def game_config(seed: int, boards, n_gangs, gen: Generated | None = None):
-    """The board and gangs of the game with this seed (a generated board: its board seed)."""
+def game_config(seed: int, boards, n_gangs, gen: Generated | None = None, pool=GANGS):
+    """The board and gangs of the game with this seed (a generated board: its board seed); the
+    gangs are drawn from ``pool`` (default crews, or the --conditions-scenario test gangs)."""
     r = random.Random(seed * 7919 + 17)
     board = boards[r.randrange(len(boards))]
     if gen is not None:
         board = gen.board_seed(seed)
     n = n_gangs[r.randrange(len(n_gangs))]
-    gangs = tuple(GANGS[r.randrange(len(GANGS))] for _ in range(n))
+    gangs = tuple(pool[r.randrange(len(pool))] for _ in range(n))
     return board, gangs
 
 
@@ -142,12 +167,12 @@ def board_label(board, gen: Generated | None) -> str:
     return str(board) if gen is None else f"gen_{gen.kind}_{board}"
 
 
-def play(seed: int, boards, n_gangs, gen: Generated | None = None, variant: str = "core"):
+def play(seed: int, boards, n_gangs, gen: Generated | None = None, variant: str = "core", pool=GANGS):
     """One game of uniform random legal play. Returns (board, gangs, decisions, rounds,
     winner, truncated, event rows of the whole game)."""
     from necro_env.rulesets.necromunda.state import G_EVN, G_EVOVF
 
-    board, gangs = game_config(seed, boards, n_gangs, gen)
+    board, gangs = game_config(seed, boards, n_gangs, gen, pool)
     game = _game(board, gangs, gen, variant)
     game.reset(seed)
     r = random.Random(seed)
@@ -252,6 +277,7 @@ def _notable_rules(ev) -> Counter:
     from necro_env.rulesets.necromunda import events as E
     from necro_env.rulesets.necromunda import movement as M
     from necro_env.rulesets.necromunda import shooting as SH
+    from necro_env.rulesets.necromunda.conditions import CAUSE_START
     from necro_env.rulesets.necromunda.constants import (
         T_BLAST,
         T_GRENADE,
@@ -313,6 +339,7 @@ def _notable_rules(ev) -> Counter:
     for name, bit in COND_NAMES.items():
         put(f"condition gained: {name}", cond & (b_ == 1) & (a == bit))
     put("conditions lost", cond & (b_ == 0))
+    put("conditions held at the battle's start", cond & (b_ == 1) & (c == CAUSE_START))
     put("blaze moves", k == E.E_BLAZE_MOVE)
     put("fires put out", (k == E.E_EXTINGUISH) & (c == 1))
     put("insane activation rolls", k == E.E_INSANE)
@@ -335,21 +362,22 @@ def _notable_rules(ev) -> Counter:
 
 
 def run_chunk(args):
-    """Play the games of a job (seeds, boards, n_gangs[, gen, variant]); return aggregated
+    """Play the games of a job (seeds, boards, n_gangs[, gen, variant, gang pool]); return aggregated
     statistics (picklable)."""
     from necro_env.rulesets.necromunda.events import E_ACTION
 
     seeds, boards, n_gangs = args[:3]
     gen = args[3] if len(args) > 3 else None
     variant = args[4] if len(args) > 4 else "core"
+    pool = args[5] if len(args) > 5 else GANGS
     res = {"decisions": [], "rounds": [], "outcomes": Counter(), "events": Counter(), "actions": Counter(),
            "exceptions": [], "time": 0.0, "configs": Counter()}
     t0 = time.perf_counter()
     for seed in seeds:
         try:
-            board, gangs, n, rounds, winner, trunc, ev = play(seed, boards, n_gangs, gen, variant)
+            board, gangs, n, rounds, winner, trunc, ev = play(seed, boards, n_gangs, gen, variant, pool)
         except Exception:  # noqa: BLE001 - every exception is counted and reported with its seed
-            board, gangs = game_config(seed, boards, n_gangs, gen)
+            board, gangs = game_config(seed, boards, n_gangs, gen, pool)
             res["exceptions"].append((seed, (board_label(board, gen), gangs), traceback.format_exc()))
             continue
         res["decisions"].append(n)
@@ -369,14 +397,14 @@ def run_chunk(args):
 
 
 def make_jobs(seed0: int, games: int, boards, n_gangs, gen: Generated | None = None, variant: str = "core",
-              chunk: int = 20):
+              chunk: int = 20, pool=GANGS):
     """The jobs of a run. Shipped boards: chunks of ``chunk`` consecutive seeds. Generated boards:
     one job per board, all its games (seeds seed0 + i with i = board index mod N), so a board is
     built once per run and workers split the boards."""
     seeds = list(range(seed0, seed0 + games))
     if gen is None:
-        return [(seeds[i:i + chunk], boards, n_gangs, None, variant) for i in range(0, len(seeds), chunk)]
-    return [(seeds[j::gen.count], boards, n_gangs, gen, variant) for j in range(min(gen.count, games))]
+        return [(seeds[i:i + chunk], boards, n_gangs, None, variant, pool) for i in range(0, len(seeds), chunk)]
+    return [(seeds[j::gen.count], boards, n_gangs, gen, variant, pool) for j in range(min(gen.count, games))]
 
 
 def merge(parts):
@@ -402,6 +430,10 @@ def main(argv=None):
     ap.add_argument("--generated", default=None, metavar="KIND:FIRST-LAST",
                     help="play on generated boards (KIND sector or zm; board seeds FIRST..LAST) instead of --boards")
     ap.add_argument("--variant", default="core", choices=VARIANTS, help="rules variant")
+    ap.add_argument("--conditions-scenario", action="store_true",
+                    help=f"draw the gangs from the TEST gangs of configs/{CONDITIONS_SCENARIO} (a synthetic Cursed "
+                         "lasgun, fighters starting Gunked / Starving / Intoxicated / Mounted / Hidden) instead of "
+                         "the default crews")
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
     ap.add_argument("--no-progress", action="store_true")
     args = ap.parse_args(argv)
@@ -419,13 +451,14 @@ def main(argv=None):
         except ValueError as e:
             ap.error(str(e))
 
+    pool = conditions_pool() if args.conditions_scenario else GANGS
     if args.only is not None:
-        board, gangs, n, rounds, winner, trunc, _ = play(args.only, boards, n_gangs, gen, args.variant)
+        board, gangs, n, rounds, winner, trunc, _ = play(args.only, boards, n_gangs, gen, args.variant, pool)
         print(f"seed {args.only}: {board_label(board, gen)} {gangs}: {n} decisions, {rounds} rounds, "
               f"winner {winner}, truncated {trunc}")
         return 0
 
-    jobs = make_jobs(args.seed, args.games, boards, n_gangs, gen, args.variant)
+    jobs = make_jobs(args.seed, args.games, boards, n_gangs, gen, args.variant, pool=pool)
     progress = None
     if not args.no_progress and not args.json:
         try:
@@ -443,7 +476,7 @@ def main(argv=None):
                 if progress:
                     progress.update(len(p["decisions"]) + len(p["exceptions"]))
     else:
-        board, gangs = game_config(args.seed, boards, n_gangs, gen)
+        board, gangs = game_config(args.seed, boards, n_gangs, gen, pool)
         _game(board, gangs, gen, args.variant).reset(0)  # load/compile before timing games
         for job in jobs:
             p = run_chunk(job)
@@ -475,6 +508,7 @@ def summarize(r, args, wall):
         "variant": args.variant,
         "generated": args.generated,
         "gangs_per_game": args.gangs,
+        "conditions_scenario": bool(getattr(args, "conditions_scenario", False)),
         "exceptions": len(r["exceptions"]),
         "exception_seeds": [s for s, _, _ in r["exceptions"]][:100],
         "decisions_total": total,
@@ -498,8 +532,9 @@ def report(sm, r):
     print(f"exceptions            {sm['exceptions']}")
     for seed, cfg, tb in r["exceptions"][:3]:
         where = f"--generated {sm['generated']} --seed {sm['seed']}" if sm["generated"] else f"--boards {sm['boards']}"
+        extra = " --conditions-scenario" if sm.get("conditions_scenario") else ""
         print(f"--- seed {seed} {cfg}: replay with  python -m benchmarks.random_games --only {seed} "
-              f"{where} --gangs {sm['gangs_per_game']} --variant {sm['variant']}")
+              f"{where} --gangs {sm['gangs_per_game']} --variant {sm['variant']}{extra}")
         print(tb)
     if sm["exception_seeds"]:
         print(f"exception seeds       {sm['exception_seeds'][:20]}")

@@ -101,9 +101,16 @@ def board(ascii_map: str, *, terminals=(), ductways=(), name: str = "test", heig
 
 def fighter(house: str, type_name: str, weapons=(), *, name: str | None = None, armour: str | None = None,
             bodyglove: bool | None = None, field_armour: bool | None = None, shield: str | None = None,
-            **chars) -> FighterSpec:
+            start_conditions=(), **chars) -> FighterSpec:
     """A fighter of a house type from configs/houses, with weapons by name.
-    Keyword characteristics (m, ws, bs, s, t, w, i, a, ld, cl, wil, int_) override the profile."""
+    Keyword characteristics (m, ws, bs, s, t, w, i, a, ld, cl, wil, int_) override the profile;
+    ``start_conditions``: condition names it starts every battle with (as a gang file's)."""
+    from necro_env.config.loader import start_condition_bits
+    from necro_env.config.schemas import START_CONDITIONS
+
+    for cname in start_conditions:
+        if cname not in START_CONDITIONS:
+            raise ValueError(f"unknown start condition {cname!r}; allowed: {', '.join(START_CONDITIONS)}")
     armours = load_armours()
     weapons_t = load_weapons()
     ft = load_house(f"houses/{house}.yaml", armours).types[type_name]
@@ -121,6 +128,7 @@ def fighter(house: str, type_name: str, weapons=(), *, name: str | None = None, 
         field_armour=ft.field_armour if field_armour is None else field_armour,
         group_activation=ft.group_activation, gang_hierarchy=HIERARCHY[ft.gang_hierarchy],
         shield=SHIELD_NAMES[ft.shield if shield is None else shield],
+        start_conditions=start_condition_bits(start_conditions),
     )
 
 

@@ -30,7 +30,7 @@ from ..rulesets.necromunda.state import (
 EntityTables = namedtuple(
     "EntityTables",
     "fstatic inv_w tough inv_t perm inv code_cols code_w code_tab inv_wh planes door_x door_y door_channel "
-    "dk_order fcol gcol bcol cond_bits marker_kinds marker_sten marker_bcol",
+    "dk_order fcol gcol bcol cond_bits marker_kinds marker_bcol",
 )
 
 # positions in EntityTables.fcol (fighter columns)
@@ -55,7 +55,7 @@ def entity_tables(game, template=None) -> EntityTables:
     fi0, wp0 = tmpl.fi[0], tmpl.wp[0]
     blocks = [t.fighter_static(fi0, wp0, g) for g in range(t.ng)]
     F, W, G, B = E._F, E._W, E._G, E._B
-    mk, ms = M.kernel_tables()  # board markers (smoke clouds, ...): one board channel per kind
+    mk = M.kernel_tables()  # board markers (smoke clouds, Graviton Pulse, ...): one board channel per kind
     fcol = [F[n] for n in _FCOL_NAMES] + [E.NF_BASE, E.NW_FEAT, W["out_of_ammo"], W["jammed"], E.N_CODE_COLS]
     return EntityTables(
         fstatic=np.ascontiguousarray(np.stack([b[0] for b in blocks]), np.float32),
@@ -78,7 +78,6 @@ def entity_tables(game, template=None) -> EntityTables:
         bcol=np.array([B["casket"], B["casket_opened"]], np.int64),
         cond_bits=np.ascontiguousarray(E._COND_BITS, np.int64),
         marker_kinds=mk,
-        marker_sten=ms,
         marker_bcol=np.array([B[k.name] for k in M.MARKER_KINDS], np.int64),
     )
 
@@ -242,11 +241,14 @@ def encode_board(s, b, gang, et, out):
                 continue
             mx = c % w
             my = c // w
-            for j in range(et.marker_kinds[k, 2]):
-                x = mx + et.marker_sten[k, j, 0]
-                y = my + et.marker_sten[k, j, 1]
-                if 0 <= x < w and 0 <= y < h:
-                    out[ch, y, x] = 1.0
+            dm = et.marker_kinds[k, 3]  # the marker's diameter: fixed, or from the state (kernel_tables)
+            if et.marker_kinds[k, 2] >= 0:
+                dm = s.g[b, et.marker_kinds[k, 2] + i] + et.marker_kinds[k, 4]
+            r = (dm + 1) // 2
+            for y in range(max(0, my - r), min(h, my + r + 1)):
+                for x in range(max(0, mx - r), min(w, mx + r + 1)):
+                    if 4 * ((x - mx) * (x - mx) + (y - my) * (y - my)) < dm * dm:
+                        out[ch, y, x] = 1.0
 
 
 @leaf_njit

@@ -100,6 +100,7 @@ class FighterSpec:
     group_activation: int
     gang_hierarchy: int  # 0 none, 1 champion, 2 leader
     shield: int = 0  # constants.SHIELD_* (12 Assault / Energy Shield)
+    start_conditions: int = 0  # state.C_* bits the fighter starts the battle with (schemas.START_CONDITIONS)
 
 
 @dataclass(frozen=True, eq=False)
@@ -349,8 +350,21 @@ def load_gang(path, weapons: WeaponTable | None = None, armours: ArmourTable | N
             field_armour=ftype.field_armour if f.field_armour is None else f.field_armour,
             group_activation=ftype.group_activation, gang_hierarchy=HIERARCHY[ftype.gang_hierarchy],
             shield=SHIELD_NAMES[ftype.shield if f.shield is None else f.shield],
+            start_conditions=start_condition_bits(f.start_conditions),
         ))
+        if "mounted" in f.start_conditions:  # Hands Full loadout limits (4.3)
+            check_mounted_loadout(fighters[-1], weapons, file, f"{at}.weapons")
     return GangSpec(data.name, house.name, tuple(fighters), str(file))
+
+
+def start_condition_bits(names) -> int:
+    """The state.C_* bits of condition names (already checked against schemas.START_CONDITIONS)."""
+    from necro_env.rulesets.necromunda.state import COND_NAMES
+
+    bits = 0
+    for n in names:
+        bits |= COND_NAMES[n]
+    return bits
 
 
 # ---------------------------------------------------------------------------

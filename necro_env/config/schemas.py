@@ -364,6 +364,24 @@ def _check_name_at(path, v):
 
 MAX_WEAPONS = 4
 
+# Conditions a fighter can have before a battle starts (rules 4.3, [KO]; docs/data.md): Starving lasts
+# until the fighter is fed (pre-battle sequence), Gunked has no way to be lost in battle, Intoxicated
+# comes from skills / wargear, Mounted is the rider's fighter card, Hidden may be granted by the
+# scenario. The others (Blaze, Blind, Concussion, Insane, Webbed) are gained in play.
+START_CONDITIONS = ("gunked", "starving", "intoxicated", "mounted", "hidden")
+
+
+def _check_start_conditions(v):
+    if not isinstance(v, list):
+        raise FieldProblem((), v, f"expected a list of condition names from: {', '.join(START_CONDITIONS)}")
+    for j, c in enumerate(v):
+        if c not in START_CONDITIONS:
+            raise FieldProblem((j,), c, f"{_did_you_mean(c, START_CONDITIONS)}expected one of the conditions a "
+                                        f"fighter can have before a battle (rules 4.3): {', '.join(START_CONDITIONS)}")
+        if c in v[:j]:
+            raise FieldProblem((j,), c, "each condition at most once")
+    return v
+
 
 class GangFighterFile(Strict):
     name: Text
@@ -373,6 +391,7 @@ class GangFighterFile(Strict):
     bodyglove: bool | None = None
     field_armour: bool | None = None
     shield: Annotated[str | None, BeforeValidator(_check_shield_or_none)] = None
+    start_conditions: Annotated[list[str], BeforeValidator(_check_start_conditions)] = []
 
     @model_validator(mode="after")
     def _few_weapons(self):

@@ -35,7 +35,7 @@ from ..core.terrain import (
     MAX_HEIGHT, TER_OBSTACLE, TER_WALL,
 )
 from ..config.loader import LONG_MELEE
-from .markers import MARKER_KINDS, marker_plane
+from .markers import MARKER_KINDS, RADIUS_SCALE, marker_plane, marker_radius, radius_text
 from ..rulesets.necromunda.constants import (
     AF_SAVE, CH_S, CH_T, CH_W, NCH, PF_AMMO, PF_AP, PF_D, PF_LONG, PF_S, PF_S_USER, PF_SHORT, PF_TRAITS,
     PF_VALID, T_MELEE, T_NOT_YET, T_RAPID_FIRE, T_SIDEARM, T_UNWIELDY,
@@ -146,7 +146,7 @@ BOARD_CHANNELS = [
     ("height", "floor height of the cell in inches (boards with levels; 0 on flat boards)", "/ 15 (MAX_HEIGHT)"),
     ("ladder", "ladder or stairs: climbed at 1\" per 1\"", "0/1"),
     ("railing", "railing along the cell's drop edges (+1 to falling tests)", "0/1"),
-] + [(k.name, f"{k.meaning}: cell centre closer than {k.radius:g}\" to a {k.name} marker's centre", "0/1")
+] + [(k.name, f"{k.meaning}: cell centre closer than {radius_text(k)} to a {k.name} marker's centre", "0/1")
      for k in MARKER_KINDS]  # one channel per board marker kind (envs/markers.py), always last
 
 _DK_ORDER = (DK_SELECT, DK_ACTION, DK_FOLLOWUP, DK_BOTTLE, DK_FLEE, DK_GROUP, DK_CHARGE_FIGHT, DK_BLAZE_PRONE,
@@ -216,6 +216,8 @@ MARKER_FEATURES = [
     ("present", "the marker slot holds a marker", "0/1"),
     ("x", "marker centre column", "x / W"),
     ("y", "marker centre row", "y / H"),
+    ("radius", "cells whose centre is closer than this to the marker's centre are covered (inches)",
+     f"r / {RADIUS_SCALE:g}, at most 1"),
 ]
 
 
@@ -565,15 +567,16 @@ class Encoder:
 
     @staticmethod
     def markers(game) -> np.ndarray:
-        """[sum of marker slots, 3] rows (present, x / W, y / H) per slot of every marker kind
-        (MARKER_KINDS order; see MARKER_FEATURES)."""
+        """[sum of marker slots, 4] rows (present, x / W, y / H, radius / RADIUS_SCALE) per slot of
+        every marker kind (MARKER_KINDS order; see MARKER_FEATURES)."""
         t = _tables(game)
         g = game.state.g[0]
         rows = []
         for kind in MARKER_KINDS:
-            for c in g[kind.col0:kind.col0 + kind.count].tolist():
-                c -= 1
-                rows.append((1.0, (c % t.w) / t.w, (c // t.w) / t.h) if c >= 0 else (0.0, 0.0, 0.0))
+            for i in range(kind.count):
+                c = int(g[kind.col0 + i]) - 1
+                rows.append((1.0, (c % t.w) / t.w, (c // t.w) / t.h,
+                             min(marker_radius(g, kind, i) / RADIUS_SCALE, 1.0)) if c >= 0 else (0.0, 0.0, 0.0, 0.0))
         return np.array(rows, F32).reshape(-1, len(MARKER_FEATURES))
 
 

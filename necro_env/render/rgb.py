@@ -17,8 +17,9 @@ What is drawn (the legend is in docs/replays.md):
   Prone and Pinned: flattened disc; Seriously Injured: dark disc with a red cross; Broken: a white
   "!" badge; Ready: a small yellow dot; Out of Ammo / jammed weapon: a small grey square.
 - board markers (``envs/markers.py``): a smoke cloud is a grey disc of its 2.5" radius over the
-  cells it covers, with a darker outline (one colour per marker kind, ``MARKER_KINDS``); drawn
-  over the terrain and under the fighters.
+  cells it covers, a Graviton Pulse marker a purple disc of its own radius ((Blast diameter + 1)
+  / 2, read from the state), each with a darker outline (one colour per marker kind,
+  ``MARKER_KINDS``); drawn over the terrain and under the fighters.
 - the last step (from its events): movement paths (white arrows from ``from_cell`` to
   ``to_cell``), lines of fire (yellow, red when the shot wounded), fights (orange), and any
   event field naming a cell (a blast or template centre of later rules) as an orange area, with a
@@ -40,7 +41,7 @@ from ..rulesets.necromunda.state import (
     FI_Y, FS_ON, G_ACTIVE, G_DGANG, G_DONE, G_EVN, G_ROUND, G_WINNER, PO_PINNED, PO_SI, WP_DEAD, WP_ID, WP_JAMMED,
     WP_OOA,
 )
-from ..envs.markers import MARKER_KINDS, marker_cells, marker_plane
+from ..envs.markers import MARKER_KINDS, marker_list, marker_plane
 from ..envs.render_text import fighter_symbol
 
 GANG_COLOURS = ((214, 48, 49), (9, 132, 227), (0, 168, 112), (230, 160, 0), (142, 68, 173), (0, 170, 190))
@@ -171,10 +172,11 @@ def draw_board(p: _Painter, game, door_states=None, casket_rows=None):
 
 
 def marker_rows(game):
-    """[(kind name, centre x, centre y, radius)] of the board markers in play (smoke clouds, ...)."""
+    """[(kind name, centre x, centre y, radius)] of the board markers in play (smoke clouds, Graviton
+    Pulse markers, ...); the radius in inches (fixed per kind, or per marker: envs/markers.py)."""
     g = game.state.g[0]
     w = game.dims.width
-    return [(k.name, c % w, c // w, k.radius) for k in MARKER_KINDS for c in marker_cells(g, k)]
+    return [(k.name, c % w, c // w, r) for k in MARKER_KINDS for c, r in marker_list(g, k)]
 
 
 def draw_markers(p: _Painter, game):
@@ -183,7 +185,7 @@ def draw_markers(p: _Painter, game):
     g = game.state.g[0]
     h, w = game.dims.height, game.dims.width
     for k, kind in enumerate(MARKER_KINDS):
-        cells = marker_cells(g, kind)
+        cells = marker_list(g, kind)
         if not cells:
             continue
         col = tuple(kind.colour)
@@ -191,9 +193,9 @@ def draw_markers(p: _Painter, game):
         for y, x in zip(*np.nonzero(plane)):
             d.rectangle(p.box(int(x), int(y)), fill=col + (120,))
         edge = tuple(max(0, v - 70) for v in col)
-        for c in cells:
+        for c, rad in cells:
             cx, cy = p.centre(c % w, c // w)
-            r = kind.radius * cs
+            r = rad * cs
             d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=col + (60,), outline=edge + (255,), width=max(2, cs // 8))
 
 

@@ -72,6 +72,8 @@ def data_hashes(game) -> dict:
             parts += [f.name, f.type_name, int(f.role), np.asarray(f.chars, np.int32), tuple(int(w) for w in f.weapons),
                       int(f.armour), bool(f.bodyglove), bool(f.field_armour), int(f.group_activation),
                       int(f.gang_hierarchy), int(f.shield)]
+            if f.start_conditions:  # appended only when set: the hashes of older gangs stay as they were
+                parts += ["start_conditions", int(f.start_conditions)]
         gangs.append(_sha(*parts))
     return {
         "weapons": _sha(tuple(game.weapons.names), np.asarray(game.weapons.profiles)),

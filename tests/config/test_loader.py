@@ -122,7 +122,7 @@ def row(table, weapon, profile=""):
 def test_weapon_table_shape_and_unused_rows():
     w = load_weapons()
     n = len(w.names)
-    assert n == 42 and w.profiles.shape == (n, MAX_PROFILES, NPF) and w.profiles.dtype == np.int32
+    assert n == 43 and w.profiles.shape == (n, MAX_PROFILES, NPF) and w.profiles.dtype == np.int32  # 42 + the synthetic test_cursed_lasgun
     assert not w.profiles.flags.writeable
     assert w.index == {name: i for i, name in enumerate(w.names)}
     assert len(w.costs) == n and w.costs[w.index["lasgun"]] == 15

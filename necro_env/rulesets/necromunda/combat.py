@@ -58,11 +58,17 @@ def usable_in_melee(s, st, b, f, item, p):
 def versatile_reach(s, st, b, f, t):
     """Versatile (12): the usable Melee profile with Versatile whose Long range reaches t
     (gap <= Long), best-scoring first. Returns (item, profile) or (-1, 0)."""
+    return versatile_reach_at(s, st, b, f, t, s.fi[b, f, FI_X], s.fi[b, f, FI_Y])
+
+
+@njit(cache=True)
+def versatile_reach_at(s, st, b, f, t, x, y):
+    """``versatile_reach`` with f standing at cell (x, y) (a Ride By pause cell, 4.3 Mounted)."""
     bi = -1
     bp = 0
     bs = -1 << 20
-    dx = s.fi[b, f, FI_X] - s.fi[b, t, FI_X]
-    dy = s.fi[b, f, FI_Y] - s.fi[b, t, FI_Y]
+    dx = x - s.fi[b, t, FI_X]
+    dy = y - s.fi[b, t, FI_Y]
     d2 = dx * dx + dy * dy
     for it in range(s.wp.shape[2]):
         for p in range(st.wprof.shape[1]):

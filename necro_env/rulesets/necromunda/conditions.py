@@ -54,6 +54,7 @@ CAUSE_ACTIVATION = 2  # the fighter's own activation (Blind ends, fire put out, 
 CAUSE_END_PHASE = 3  # End phase (Concussion ends, Webbed recovery)
 CAUSE_SHOT = 4  # Hidden fighter revealed by shooting
 CAUSE_FED = 5  # Starving fighter fed by Cannibalise
+CAUSE_START = 6  # the fighter starts the battle with it (gang file start_conditions, scenario placement)
 
 # Willpower test reasons (E_WILL d)
 WIL_CURSED = 0
@@ -335,3 +336,17 @@ def end_of_round(s, st, b):
     for f in range(s.fi.shape[1]):
         if s.fi[b, f, FI_COND] & C_CONCUSSION:
             clear_concussion(s, st, b, f, -1)
+
+
+@njit(cache=True)
+def announce_start_conditions(s, b):
+    """At the start of a battle: E_CONDITION (gained, CAUSE_START) for every condition a fighter on
+    the battlefield already has (gang file ``start_conditions``, scenario placements), in slot
+    and bit order, so that the event log and the soak's counters show them."""
+    for f in range(s.fi.shape[1]):
+        if s.fi[b, f, FI_STATE] != FS_ON:
+            continue
+        for c in (C_BLAZE, C_BLIND, C_CONCUSSION, C_HIDDEN, C_INSANE, C_WEBBED, C_GUNKED, C_STARVING,
+                  C_INTOXICATED, C_MOUNTED):
+            if s.fi[b, f, FI_COND] & c:
+                emit(s, b, E_CONDITION, f, -1, c, 1, CAUSE_START, 0, 0)

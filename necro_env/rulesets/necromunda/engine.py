@@ -35,7 +35,7 @@ from .phases import (
     bottle_check, flee_tests, gang_at, needs_bottle_check, priority_phase, rally, recovery, voluntary_retreat,
 )
 from .query import clear_rays, engaged_with, gang_of, initiative, is_engaged, movement
-from .conditions import can_react, charge_d3_allowed, end_of_round, quick_retreat, strength_penalty
+from .conditions import announce_start_conditions, can_react, charge_d3_allowed, end_of_round, quick_retreat, strength_penalty
 from .running import hl_broken_activation, run_for_cover
 from .condition_effects import activation_effects, activation_over, blaze_finish, cannibalise, mounted_stand_up
 from .templates import graviton_end_phase, smoke_end_phase
@@ -803,4 +803,5 @@ def begin(s, st, b, lay, mask):
     s.g[b, G_CHF] = -1
     s.g[b, G_ACTIVE] = -1
     clear_group(s, b)
+    announce_start_conditions(s, b)  # conditions from before the battle (4.3)
     return advance(s, st, b, lay, mask)

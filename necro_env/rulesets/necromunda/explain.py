@@ -115,7 +115,8 @@ def why_illegal(game, index):
                     f"a Demolitions grenade that is not Out of Ammo, with a Basic action left ({acts} action(s) left)")
         if kind == C.A_RIDE_BY:
             return (f"{name} (4.3 Mounted, Ride By) needs a Mounted fighter with a Move left and an enemy whose base "
-                    f"it can reach within its Movement; the enemy must not be engaged with another fighter")
+                    f"it can reach within its Movement (or get within a Versatile weapon's Long range of, in sight); "
+                    f"the rider must not pause within 1\" of another enemy")
         return (f"{name} is not legal here: the fighter has {acts} action(s) left, and the action's cost, "
                 f"Basic-once rule, range, reach, line of sight or target status rules it out")
     if dk == DK_FOLLOWUP:

@@ -184,6 +184,7 @@ class Game:
         fi[FI_BODYGLOVE] = int(spec.bodyglove)
         fi[FI_FIELD] = int(spec.field_armour)
         fi[FI_SHIELD] = int(spec.shield)
+        fi[FI_COND] = int(spec.start_conditions)  # conditions from before the battle (gang file start_conditions)
         fi[FI_GA] = spec.group_activation
         fi[FI_HIER] = spec.gang_hierarchy
         if spec.type_name not in self._type_names:

@@ -197,8 +197,9 @@ def reach(s, st, b, f, budget, mode, target, dist, prev, endable):
         how = np.empty(n, np.int8)
         gr = grounded(s, b, f)
         dijkstra_levels(w, h, start, budget, enter, solid, extra, terminal, dist, prev, hgt, easy, False, how, gr)
-        if mode == MODE_JUMP:
+        if mode == MODE_JUMP or mode == MODE_RIDE_BY:
             # cells no safe route reaches within the allowance may be reached by jumping/leaping
+            # (a Move, and the rest of a Ride By Move, 4.3 Mounted)
             dist2 = np.empty(n, np.int32)
             prev2 = np.empty(n, np.int32)
             dijkstra_levels(w, h, start, budget, enter, solid, extra, terminal, dist2, prev2, hgt, easy, True, how, gr)
@@ -470,6 +471,13 @@ def move_levels(s, st, b, f, cell, budget, kind):
     route with jumps down / leaps, rolling an Initiative test at each (jump: -1 per 2" beyond the first
     2"); a failure is a fall (a failed leap drops into the gap next to the take-off cell). Returns the
     cell the fighter left last (as do_move) or -1."""
+    return move_levels_mode(s, st, b, f, cell, budget, kind, MODE_NORMAL, -1)
+
+
+@njit(cache=True)
+def move_levels_mode(s, st, b, f, cell, budget, kind, mode, target):
+    """``move_levels`` over the masks of ``mode`` (MODE_NORMAL for a Move; MODE_RIDE_BY with the
+    attacked enemy ``target`` for the rest of a Ride By Move, 4.3 Mounted)."""
     h, w = st.terrain.shape
     n = h * w
     dist = np.empty(n, np.int32)
@@ -480,7 +488,7 @@ def move_levels(s, st, b, f, cell, budget, kind):
     extra = np.empty(n, np.int32)
     terminal = np.empty(n, np.bool_)
     how = np.empty(n, np.int8)
-    build_masks(s, st, b, f, MODE_NORMAL, -1, enter, solid, extra, terminal, endable)
+    build_masks(s, st, b, f, mode, target, enter, solid, extra, terminal, endable)
     start = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
     hgt, easy = level_arrays(st)
     gr = grounded(s, b, f)

@@ -511,10 +511,7 @@ def shoot(s, st, b, f, item, p, t, omni, mod_extra):
         flame_attack(s, st, b, f, item, p, t)
         s.fi[b, f, FI_AIMED] = 0
         return
-    if traits_of(st, wid, p) & T2_RECKLESS:
-        t = reckless_target(s, st, b, f, wid, p, omni, t)
-    else:
-        t = resolve_priority(s, st, b, f, t, wid, p, omni)
+    t = shot_target(s, st, b, f, wid, p, omni, t)
     if tr & (T_BLAST | T_SMOKE):
         blast_attack(s, st, b, f, item, p, t, s.fi[b, t, FI_X], s.fi[b, t, FI_Y], mod_extra)
         s.fi[b, f, FI_AIMED] = 0
@@ -562,6 +559,14 @@ def reckless_target(s, st, b, f, wid, p, omni, t):
             continue
         cand[n] = m
         n += 1
+    return reckless_pick(s, b, f, cand, n, t)
+
+
+@njit(cache=True)
+def reckless_pick(s, b, f, cand, n, t):
+    """Reckless (12): the random pick among the n candidates ``cand`` (slot order), emitting
+    E_TRAIT; t when there is none. Shared by every shot a Reckless profile makes (Shoot, the
+    twin-sidearm shot, Fire Through Ductway)."""
     if n == 0:
         return t
     i, r = random_index(s, b, n)
@@ -570,16 +575,35 @@ def reckless_target(s, st, b, f, wid, p, omni, t):
 
 
 @njit(cache=True)
+def is_reckless(st, wid, p):
+    return (traits_of(st, wid, p) & T2_RECKLESS) != 0
+
+
+@njit(cache=True)
+def shot_target(s, st, b, f, wid, p, omni, t):
+    """Who a shot of profile (wid, p) declared at t goes to: a Reckless profile draws its target
+    at random (12), any other passes target priority (7.2)."""
+    if is_reckless(st, wid, p):
+        return reckless_target(s, st, b, f, wid, p, omni, t)
+    return resolve_priority(s, st, b, f, t, wid, p, omni)
+
+
+@njit(cache=True)
 def shoot_twin(s, st, b, f, i1, p1, i2, p2, t):
     """Two sidearms fired together (rules 7.8): both hit rolls at -1 before any hit is resolved;
     each weapon rolls its own Firepower dice (section 14 item 12a)."""
     face_target(s, b, f, t)
-    wid = s.wp[b, f, i1, WP_ID]
-    t = resolve_priority(s, st, b, f, t, wid, p1, False)
-    h1, n1, b1 = attack_roll(s, st, b, f, t, i1, p1, MOD_TWIN)
-    h2, n2, b2 = attack_roll(s, st, b, f, t, i2, p2, MOD_TWIN)
-    after_attack(s, st, b, f, t, i1, p1, h1, n1, b1)
-    after_attack(s, st, b, f, t, i2, p2, h2, n2, b2)
+    w1 = s.wp[b, f, i1, WP_ID]
+    w2 = s.wp[b, f, i2, WP_ID]
+    # one target-priority test for the action (7.2); a Reckless pistol draws its own target (12)
+    t1 = shot_target(s, st, b, f, w1, p1, False, t)
+    t2 = t1
+    if is_reckless(st, w1, p1) or is_reckless(st, w2, p2):
+        t2 = shot_target(s, st, b, f, w2, p2, False, t)
+    h1, n1, b1 = attack_roll(s, st, b, f, t1, i1, p1, MOD_TWIN)  # Master-crafted: attack_roll re-rolls
+    h2, n2, b2 = attack_roll(s, st, b, f, t2, i2, p2, MOD_TWIN)
+    after_attack(s, st, b, f, t1, i1, p1, h1, n1, b1)
+    after_attack(s, st, b, f, t2, i2, p2, h2, n2, b2)
     s.fi[b, f, FI_AIMED] = 0
 
 
@@ -591,10 +615,16 @@ def fire_through_ductway(s, st, b, f, item, p, t):
         flame_through_ductway(s, st, b, f, item, p, t)
         s.fi[b, f, FI_AIMED] = 0
         return
+    if is_reckless(st, wid, p):
+        t = duct_reckless_target(s, st, b, f, t)
     emit(s, b, E_SHOT, f, t, wid, p, BAND_SHORT, 0, 0)
     r = d6(s, b)
     hit = r >= 5
     emit(s, b, E_HIT, f, t, r, 5, 1 if hit else 0, HIT_DUCTWAY, 0)
+    if not hit and master_reroll(s, st, b, f, item, p, r):  # Master-crafted (12)
+        r = d6(s, b)
+        hit = r >= 5
+        emit(s, b, E_HIT, f, t, r, 5, 1 if hit else 0, HIT_DUCTWAY, 0)
     tr = st.wprof[wid, p, PF_TRAITS]
     n_fp = st.wprof[wid, p, PF_RAPID] if (tr & T_RAPID_FIRE) else 1
     holes, unstable = firepower(s, st, b, f, item, p, max(1, n_fp))
@@ -964,20 +994,42 @@ def flame_attack(s, st, b, f, item, p, t):
 
 
 @njit(cache=True)
+def duct_target_end(s, st, b, f, t):
+    """The far end (x, y) of the first ductway f is within 1" of whose far end is within 1" of
+    t (5.2); (-1, -1) if none."""
+    for u in range(st.duct.shape[0]):
+        ox, oy = duct_far_end(s, st, b, f, u)
+        if ox >= 0 and clear_within1(s, st, b, ox, oy, s.fi[b, t, FI_X], s.fi[b, t, FI_Y]):
+            return ox, oy
+    return -1, -1
+
+
+@njit(cache=True)
+def duct_reckless_target(s, st, b, f, t):
+    """Reckless (12) through a ductway (5.2): the target is drawn at random among all models,
+    friend or foe, within 1" of the far end the shot goes through (the models such a shot may
+    reach; no line of sight or range through a ductway), slot order (docs/rules.md)."""
+    ex, ey = duct_target_end(s, st, b, f, t)
+    nf = s.fi.shape[1]
+    cand = np.empty(nf, np.int64)
+    n = 0
+    if ex >= 0:
+        for m in range(nf):
+            if (m != f and s.fi[b, m, FI_STATE] == FS_ON
+                    and clear_within1(s, st, b, ex, ey, s.fi[b, m, FI_X], s.fi[b, m, FI_Y])):
+                cand[n] = m
+                n += 1
+    return reckless_pick(s, b, f, cand, n, t)
+
+
+@njit(cache=True)
 def flame_through_ductway(s, st, b, f, item, p, t):
     """Fire Through Ductway with a Template weapon (5.2, [CZ]): instead of the template it
     automatically hits every model within 2" of the ductway's far end (centre distance to that
     end cell <= 3, not through walls), friend or foe, closest first; the Firepower dice is rolled;
     no cover bonus (docs/rules.md)."""
     wid = s.wp[b, f, item, WP_ID]
-    ex = -1
-    ey = -1
-    for u in range(st.duct.shape[0]):
-        ox, oy = duct_far_end(s, st, b, f, u)
-        if ox >= 0 and clear_within1(s, st, b, ox, oy, s.fi[b, t, FI_X], s.fi[b, t, FI_Y]):
-            ex = ox
-            ey = oy
-            break
+    ex, ey = duct_target_end(s, st, b, f, t)
     emit(s, b, E_SHOT, f, t, wid, p, BAND_SHORT, 0, 0)
     _, unstable = firepower(s, st, b, f, item, p, 1)
     buf = np.empty(s.fi.shape[1], np.int64)
