@@ -69,7 +69,7 @@ def random_game(seed):
     game = scenario(board("\n".join("".join(r) for r in grid)), gangs, placements, seed=seed)
     game.activate("g0f0")
     s = game.state
-    for d in range(s.door.shape[1]):
+    for d in range(game.static.door_xy.shape[0]):  # a board without doors has no door table
         if game.static.door_xy[d, 0] >= 0:
             s.door[0, d, DR_STATE] = int(rng.choice([DOOR_CLOSED, DOOR_OPEN, DOOR_LOCKED, DOOR_DESTROYED]))
     for i in range(int(rng.integers(0, 3))):
