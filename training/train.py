@@ -67,10 +67,33 @@ def _callback_cls():
                              f"(win rate {row['win_rate']:.2f})")
                 self.logger.record("eval/win_rate", sum(r["win_rate"] for r in rows) / len(rows))
                 self.logger.record("eval/score", sum(r["score"] for r in rows) / len(rows))
+                keep_if_best(self.model, self.run, self.game, self.cfg, rows, n, self.say)
                 self.next_eval += self.cfg["eval"]["every"]
             return True
 
     return RunCallback
+
+
+def keep_if_best(model, run: Path, game, cfg, rows, timesteps, log=print) -> bool:
+    """With ``eval.keep_best``: save ``model`` as checkpoints/best.zip (+ best.json) if its mean
+    periodic score over ``rows`` is at least the best so far (ties go to the later policy, which
+    has trained longer). best.json survives --resume. Returns True if it was kept."""
+    if not cfg["eval"].get("keep_best"):
+        return False
+    import json
+
+    from agents.checkpoint import save_checkpoint
+
+    score = sum(r["score"] for r in rows) / len(rows)
+    meta = run / "checkpoints" / "best.json"
+    best = json.loads(meta.read_text())["score"] if meta.exists() else None
+    if best is not None and score < best:
+        return False
+    save_checkpoint(model, run / "checkpoints" / "best.zip", game, cfg["encoder"],
+                    {"run": cfg["name"], "timesteps": int(timesteps), "periodic_score": score})
+    write_json(meta, {"timesteps": int(timesteps), "score": score, "rows": rows})
+    log(f"[train] best so far at {timesteps} steps (mean periodic score {score:.3f}): checkpoints/best.zip")
+    return True
 
 
 def save(model, ckpt_dir: Path, game, cfg, tag: str):
@@ -179,10 +202,12 @@ def train(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
         if warm_start(model, cfg, run, game, log=log) is not None:  # behaviour-cloning warm start
             save(model, run / "checkpoints", game, cfg, tag="step_0_bc")  # also last.zip: --resume starts here
             if cfg["eval"]["every"]:
-                for row in periodic_eval(model, cfg, game, 0, time.time() - t0):
+                rows = periodic_eval(model, cfg, game, 0, time.time() - t0)
+                for row in rows:
                     append_csv(run / "progress.csv", row)
                     log(f"[train] after the warm start: vs {row['opponent']} "
                         f"{row['win']}-{row['draw']}-{row['loss']}")
+                keep_if_best(model, run, game, cfg, rows, 0, log)
     remaining = cfg["total_timesteps"] - model.num_timesteps
     log(f"[train] ready after {time.time() - t0:.0f} s; training {max(remaining, 0)} steps")
     t1 = time.time()
@@ -194,7 +219,23 @@ def train(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
     save(model, run / "checkpoints", game, cfg, tag=f"step_{model.num_timesteps}")
     from agents.checkpoint import save_checkpoint
 
-    save_checkpoint(model, run / "final.zip", game, cfg["encoder"], {"run": cfg["name"]})
+    final = model
+    if cfg["eval"].get("keep_best") and cfg["eval"]["every"]:
+        n = int(model.num_timesteps)
+        prog = read_csv(run / "progress.csv")
+        if not prog or int(prog[-1]["timesteps"]) != n:  # the last policy competes too
+            rows = periodic_eval(model, cfg, game, n, time.time() - t0)
+            for row in rows:
+                append_csv(run / "progress.csv", row)
+            keep_if_best(model, run, game, cfg, rows, n, log)
+        best = run / "checkpoints" / "best.zip"
+        if best.exists():
+            from agents.checkpoint import load_model
+
+            final, _ = load_model(best, game, cfg["encoder"])
+            log(f"[train] final.zip = checkpoints/best.zip, the policy at {final.num_timesteps} steps (eval.keep_best)")
+    save_checkpoint(final, run / "final.zip", game, cfg["encoder"],
+                    {"run": cfg["name"], "selected": "best" if final is not model else "last"})
     venv.close()
     log(f"[train] trained {max(remaining, 0)} steps in {train_s:.0f} s "
         f"({max(remaining, 0) / max(train_s, 1e-9):.0f} steps/s)")

@@ -70,6 +70,9 @@ class EvalFile(Strict):
     every: int = Field(default=0, ge=0)  # periodic evaluation every N timesteps (0: off)
     periodic_games: int = Field(default=20, ge=2)  # paired games per periodic evaluation
     opponents: list[OpponentSpec] = Field(default_factory=lambda: ["random", "gunline", "aggressor"], min_length=1)
+    # final.zip = the policy with the best periodic score (the warm start and the last policy
+    # included), not simply the last one (as SB3's EvalCallback keeps best_model); needs every > 0
+    keep_best: bool = False
 
 
 class SelfPlayFile(Strict):

@@ -103,3 +103,24 @@ def test_tensorboard_is_optional(tmp_path, monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_tensorboard)
     with pytest.warns(UserWarning, match="tensorboard is not installed"):
         assert tb_log_dir(tmp_path / "tb") is None
+
+
+def test_keep_best_makes_the_best_periodic_policy_the_final_one(tmp_path, tiny_config):
+    """eval.keep_best: final.zip is the policy with the highest mean periodic score (ties go to
+    the later one), and the last policy competes even when it falls between evaluations."""
+    cfg = tiny_config(name="best", total=160)
+    cfg.write_text(cfg.read_text().replace("eval: {games: 0, every: 0}",
+                                           "eval: {games: 0, every: 100, periodic_games: 2, keep_best: true}"))
+    train.main(["--config", str(cfg), "--runs-dir", str(tmp_path)])
+    run = tmp_path / "best"
+    scores: dict = {}
+    for line in (run / "progress.csv").read_text().splitlines()[1:]:
+        row = dict(zip((run / "progress.csv").read_text().splitlines()[0].split(","), line.split(",")))
+        scores.setdefault(int(row["timesteps"]), []).append(float(row["score"]))
+    assert sorted(scores) == [100, 192]  # 192: the last policy (3 rollouts of 64), evaluated at the end
+    mean = {t: sum(v) / len(v) for t, v in scores.items()}
+    want = max(t for t in mean if mean[t] == max(mean.values()))
+    best = json.loads((run / "checkpoints" / "best.json").read_text())
+    assert best["timesteps"] == want and best["score"] == pytest.approx(mean[want])
+    final = json.loads((run / "final.meta.json").read_text())
+    assert final["num_timesteps"] == want and final["selected"] == "best"
