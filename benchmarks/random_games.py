@@ -93,15 +93,10 @@ def parse_generated(text: str, n_zones: int = 2, base: int = 0) -> Generated:
 def conditions_pool() -> tuple:
     """The gang files of the conditions test scenario (paths relative to configs/, no .yaml)."""
     from necro_env.config import load_scenario
+    from necro_env.config.loader import config_root
 
     return tuple(str(Path(g.source).resolve().relative_to(config_root().resolve()).with_suffix(""))
                  for g in load_scenario(CONDITIONS_SCENARIO).gangs)
-
-
-def config_root():
-    from necro_env.config.loader import config_root as root
-
-    return root()
 
 
 def _gang_specs(gangs):

@@ -56,22 +56,30 @@ def _callback_cls():
                 save(self.model, self.ckpt_dir, self.game, self.cfg, tag=f"step_{n}")
                 self.next_ckpt += self.cfg["checkpoint_every"]
             if self.next_eval is not None and n >= self.next_eval:
-                rows = periodic_eval(self.model, self.cfg, self.game, n, time.time() - self.t0)
-                for row in rows:
-                    append_csv(self.run / "progress.csv", row)
-                    if len(rows) > 1:  # a mix: one curve per opponent, and their mean below
+                rows = evaluation_round(self.model, self.cfg, self.run, self.game, n, time.time() - self.t0, self.say)
+                if len(rows) > 1:  # a mix: one curve per opponent, and their mean below
+                    for row in rows:
                         tag = Path(row["opponent"]).stem
                         self.logger.record(f"eval/win_rate_vs_{tag}", row["win_rate"])
                         self.logger.record(f"eval/score_vs_{tag}", row["score"])
-                    self.say(f"[train] {n} steps: vs {row['opponent']} {row['win']}-{row['draw']}-{row['loss']} "
-                             f"(win rate {row['win_rate']:.2f})")
                 self.logger.record("eval/win_rate", sum(r["win_rate"] for r in rows) / len(rows))
                 self.logger.record("eval/score", sum(r["score"] for r in rows) / len(rows))
-                keep_if_best(self.model, self.run, self.game, self.cfg, rows, n, self.say)
                 self.next_eval += self.cfg["eval"]["every"]
             return True
 
     return RunCallback
+
+
+def evaluation_round(model, cfg, run: Path, game, timesteps, elapsed, log=print) -> list[dict]:
+    """One periodic evaluation (``periodic_eval``): one progress.csv row and one log line per
+    opponent, then ``keep_if_best``. Returns the rows."""
+    rows = periodic_eval(model, cfg, game, timesteps, elapsed)
+    for row in rows:
+        append_csv(run / "progress.csv", row)
+        log(f"[train] {timesteps} steps: vs {row['opponent']} {row['win']}-{row['draw']}-{row['loss']} "
+            f"(win rate {row['win_rate']:.2f})")
+    keep_if_best(model, run, game, cfg, rows, timesteps, log)
+    return rows
 
 
 def keep_if_best(model, run: Path, game, cfg, rows, timesteps, log=print) -> bool:
@@ -96,12 +104,13 @@ def keep_if_best(model, run: Path, game, cfg, rows, timesteps, log=print) -> boo
     return True
 
 
-def save(model, ckpt_dir: Path, game, cfg, tag: str):
-    """checkpoints/<tag>.zip and checkpoints/last.zip, each with its metadata file."""
+def save(model, ckpt_dir: Path, game, cfg, tag: str | None = None):
+    """checkpoints/<tag>.zip (if a tag is given) and checkpoints/last.zip, each with its metadata file."""
     from agents.checkpoint import save_checkpoint
 
     extra = {"run": cfg["name"], "opponent": cfg["opponent"], "reward": cfg["reward"]}
-    save_checkpoint(model, ckpt_dir / f"{tag}.zip", game, cfg["encoder"], extra)
+    if tag is not None:
+        save_checkpoint(model, ckpt_dir / f"{tag}.zip", game, cfg["encoder"], extra)
     return save_checkpoint(model, ckpt_dir / "last.zip", game, cfg["encoder"], extra)
 
 
@@ -199,15 +208,10 @@ def train(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
         model = new_model(cfg, venv, run / "tb")
         from .pretrain import warm_start
 
-        if warm_start(model, cfg, run, game, log=log) is not None:  # behaviour-cloning warm start
-            save(model, run / "checkpoints", game, cfg, tag="step_0_bc")  # also last.zip: --resume starts here
+        if warm_start(model, cfg, run, game, log=log) is not None:  # behaviour-cloning warm start (step_0_bc.zip)
+            save(model, run / "checkpoints", game, cfg)  # last.zip: --resume starts here
             if cfg["eval"]["every"]:
-                rows = periodic_eval(model, cfg, game, 0, time.time() - t0)
-                for row in rows:
-                    append_csv(run / "progress.csv", row)
-                    log(f"[train] after the warm start: vs {row['opponent']} "
-                        f"{row['win']}-{row['draw']}-{row['loss']}")
-                keep_if_best(model, run, game, cfg, rows, 0, log)
+                evaluation_round(model, cfg, run, game, 0, time.time() - t0, log)
     remaining = cfg["total_timesteps"] - model.num_timesteps
     log(f"[train] ready after {time.time() - t0:.0f} s; training {max(remaining, 0)} steps")
     t1 = time.time()
@@ -224,10 +228,7 @@ def train(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
         n = int(model.num_timesteps)
         prog = read_csv(run / "progress.csv")
         if not prog or int(prog[-1]["timesteps"]) != n:  # the last policy competes too
-            rows = periodic_eval(model, cfg, game, n, time.time() - t0)
-            for row in rows:
-                append_csv(run / "progress.csv", row)
-            keep_if_best(model, run, game, cfg, rows, n, log)
+            evaluation_round(model, cfg, run, game, n, time.time() - t0, log)
         best = run / "checkpoints" / "best.zip"
         if best.exists():
             from agents.checkpoint import load_model

@@ -15,9 +15,13 @@ BUILTIN_OPPONENTS = ("random", "gunline", "aggressor")
 _SPEC_HELP = "expected random, gunline, aggressor or a checkpoint path (.zip)"
 
 
-def _check_spec(v):
+def _is_spec(v) -> bool:
     """An agent spec as agents.make_agent reads it: a built-in name or a checkpoint path."""
-    if not isinstance(v, str) or not (v in BUILTIN_OPPONENTS or v.endswith(".zip") or "/" in v):
+    return isinstance(v, str) and (v in BUILTIN_OPPONENTS or v.endswith(".zip") or "/" in v)
+
+
+def _check_spec(v):
+    if not _is_spec(v):
         raise FieldProblem((), v, _SPEC_HELP)
     return v
 
@@ -30,7 +34,7 @@ def _check_opponent(v):
         raise FieldProblem((), v, f"{_SPEC_HELP}, or a non-empty mapping of such specs to weights > 0 "
                                   "(e.g. {random: 0.2, gunline: 0.4, aggressor: 0.4})")
     for spec, w in v.items():
-        if not isinstance(spec, str) or not (spec in BUILTIN_OPPONENTS or spec.endswith(".zip") or "/" in spec):
+        if not _is_spec(spec):
             raise FieldProblem((spec,), spec, f"unknown opponent in the mix; {_SPEC_HELP}")
         if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) or w <= 0:
             raise FieldProblem((spec,), w, "expected a weight > 0 (the weights are normalised to sum to 1)")

@@ -49,11 +49,6 @@ def stencil(radius: float) -> np.ndarray:
                      if dx * dx + dy * dy < radius * radius - 1e-9], np.int64).reshape(-1, 2)
 
 
-def marker_cells(g_row, kind: MarkerKind) -> list[int]:
-    """Centre cells of the markers of ``kind`` in one game's global row."""
-    return [int(c) - 1 for c in g_row[kind.col0:kind.col0 + kind.count] if c > 0]
-
-
 def marker_radius(g_row, kind: MarkerKind, i: int) -> float:
     """Radius in inches of the marker in slot ``i`` of ``kind`` (fixed, or read from the state)."""
     if kind.size_col < 0:
