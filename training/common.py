@@ -185,9 +185,34 @@ def make_env_fn(cfg: dict, rank: int, opponent=None, monitor_dir=None):
     return _thunk
 
 
+def make_batched_vec_env(cfg: dict, monitor_dir=None, opponent=None):
+    """``vec_env: batched``: ``n_envs`` games in the compiled batch (necro_env.envs.vector_env), the
+    built-in opponent (or each episode's draw from the mix) playing inside it, the config's rewards;
+    slot b's first game seed is ``seed * 1000 + b``. Episodes are logged to monitor/env0.monitor.csv
+    (with an ``opponent`` column for a mix), appended to on --resume."""
+    from stable_baselines3.common.monitor import ResultsWriter
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from necro_env.envs.vector_env import NecromundaVecEnv
+
+    opp = opponent if opponent is not None else cfg["opponent"]
+    venv = NecromundaVecEnv(cfg["n_envs"], opponent=opp, seed=cfg["seed"] * 1000, scenario=cfg["scenario"],
+                            reward=cfg["reward"], learner=cfg.get("learner", "random"))
+    keywords = ("opponent",) if isinstance(opp, dict) else ()
+    mon = VecMonitor(venv, info_keywords=keywords)
+    if monitor_dir is not None:
+        fn = str(Path(monitor_dir) / "env0")
+        fresh = not Path(fn + ".monitor.csv").exists()
+        mon.results_writer = ResultsWriter(fn, header={"t_start": mon.t_start, "env_id": "necro_env/batched"},
+                                           extra_keys=keywords, override_existing=fresh)
+    return mon
+
+
 def make_vec_env(cfg: dict, monitor_dir=None, opponent=None):
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
+    if cfg.get("vec_env") == "batched":
+        return make_batched_vec_env(cfg, monitor_dir, opponent)
     fns = [make_env_fn(cfg, r, opponent, monitor_dir) for r in range(cfg["n_envs"])]
     if cfg.get("vec_env") == "subproc" and cfg["n_envs"] > 1:
         return SubprocVecEnv(fns)
@@ -201,6 +226,10 @@ def new_model(cfg: dict, venv, tb_dir):
     policy = "MultiInputPolicy" if cfg["encoder"] == "entity" else ("CnnPolicy" if cfg["encoder"] == "spatial"
                                                                     else "MlpPolicy")
     kw = {"normalize_images": False} if cfg["encoder"] == "spatial" else {}
+    if p.get("extractor", "default") != "default":
+        from agents.networks import EXTRACTORS
+
+        kw["features_extractor_class"] = EXTRACTORS[p["extractor"]]
     return MaskablePPO(policy, venv, n_steps=p["n_steps"], batch_size=p["batch_size"], n_epochs=p["n_epochs"],
                        learning_rate=p["learning_rate"], gamma=p["gamma"], gae_lambda=p["gae_lambda"],
                        clip_range=p["clip_range"], ent_coef=p["ent_coef"],

@@ -156,7 +156,7 @@ def selfplay(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
     from agents import CheckpointAgent
     from agents.checkpoint import load_model, save_checkpoint
 
-    torch.set_num_threads(1)
+    torch.set_num_threads(cfg.get("torch_threads", 1))
     sp = cfg["selfplay"]
     if sp is None:
         raise ValueError("the config has no selfplay: section (see configs/training/selfplay.yaml)")

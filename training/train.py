@@ -187,7 +187,7 @@ def train(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
 
     from agents.checkpoint import load_model
 
-    torch.set_num_threads(1)
+    torch.set_num_threads(cfg.get("torch_threads", 1))
     game = build_game_for(cfg)
     (run / "monitor").mkdir(exist_ok=True)
     if not resume:  # a fresh run: forget the logs of an earlier run of the same name

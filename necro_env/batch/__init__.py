@@ -16,6 +16,7 @@ import numpy as np
 from ..core.rng import seed_game
 from ..rulesets.necromunda.state import State
 from . import kernels as K
+from .shaping import PLAIN_REWARD
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
 
@@ -166,14 +167,17 @@ class BatchedGames:
         if self._empty is None:
             tf, tb, tg = alloc_entity(self.game, 0)
             self._empty = dict(
-                side=np.zeros(0, np.int64), ep=np.zeros((0, 5), np.float64), tf=tf, tb=tb, tg=tg,
+                side=np.zeros(0, np.int64), ep=np.zeros((0, K.N_EP), np.float64), tf=tf, tb=tb, tg=tg,
                 waiting=np.zeros(0, np.bool_), idx=np.zeros(0, np.int64), actions=np.zeros(0, np.int64),
                 rewards=np.zeros(0, np.float32), dones=np.zeros(0, np.bool_), truncs=np.zeros(0, np.bool_),
-                winners=np.zeros(0, np.int32), counts=np.zeros((0, 2), np.int64))
+                winners=np.zeros(0, np.int32), counts=np.zeros((0, 2), np.int64),
+                rw=PLAIN_REWARD.copy(), mix=np.zeros((0, 2), np.float64),
+                oslot=np.zeros(0, np.int64))
         e = self._empty
         # the order of kernels.run_batch's parameters after ``op``
         return dict(n=0, state=self.state, static=self.static, layout=self.layout, mask=self.mask,
                     template=self.template, eseed=self.eseed, prng=self.prng, pid=0, ng=self.n_gangs,
                     side=e["side"], ep=e["ep"], et=self.entity_tables, tf=e["tf"], tb=e["tb"], tg=e["tg"],
                     waiting=e["waiting"], idx=e["idx"], actions=e["actions"], rewards=e["rewards"],
-                    dones=e["dones"], truncs=e["truncs"], winners=e["winners"], counts=e["counts"])
+                    dones=e["dones"], truncs=e["truncs"], winners=e["winners"], counts=e["counts"], rw=e["rw"],
+                    mix=e["mix"], oslot=e["oslot"], learner=-1)

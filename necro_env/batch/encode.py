@@ -82,6 +82,23 @@ def entity_tables(game, template=None) -> EntityTables:
     )
 
 
+def encode_game(game, gang: int):
+    """(fighters, board, globals) of a single ``Game`` seen by ``gang``, by the compiled kernel:
+    ``EntityEncoder.encode`` (and the flat encoder's fighter rows and globals) outside
+    ``NUMBA_DISABLE_JIT``. The kernel's tables are built from the game's current line-up and
+    rebuilt when it changes (the Python encoder's per-line-up cache says when)."""
+    t = E._tables(game)
+    s = game.state
+    t.fighter_static(s.fi[0], s.wp[0], 0)  # refreshes t._static_block if the line-up changed
+    cache = game.__dict__.get("_entity_kernel")
+    if cache is None or cache[0] is not t or cache[1] is not t._static_block:
+        cache = (t, t._static_block, entity_tables(game, s))
+        game.__dict__["_entity_kernel"] = cache
+    f, bd, gl = alloc_entity(game, 1)
+    encode_entity(s, 0, gang, cache[2], f, bd, gl, 0)
+    return f[0], bd[0], gl[0]
+
+
 def alloc_entity(game, n):
     """Output buffers (fighters, board, globals) for ``n`` observations."""
     t = E._tables(game)

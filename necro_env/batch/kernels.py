@@ -28,6 +28,7 @@ from ..rulesets.necromunda.engine import step
 from ..rulesets.necromunda.legal import fill_mask
 from ..rulesets.necromunda.state import G_DGANG, G_DONE, G_TRUNC, G_WINNER
 from .encode import encode_entity
+from .shaping import potential, terminal_reward
 
 POLICY_EXTERNAL = -1
 POLICY_RANDOM = 0
@@ -65,32 +66,74 @@ def policy_action(pid, s, st, b, lay, mask, prng):
 
 
 # ------------------------------------------------------------------ the learner's view (vector env)
-@leaf_njit(inline="always")
-def settle(s, st, b, lay, mask, tmpl, eseed, prng, side, opp, ng, ep, et, tf, tb, tg):
-    """Run game b until the learner (gang ``side[b]``) must decide or an external opponent
-    must: compiled opponents play, a finished game is scored for the learner, its final
-    observation written to the terminal buffers (tf, tb, tg) row b, and the slot reset (new
-    seed and a random learner side). Returns True if an external decision is awaited.
+# columns of the vector env's per-slot episode record ``ep[b]``
+EP_REWARD = 0   # the learner's reward for its last step (terminal reward + shaping since its previous decision)
+EP_DONE = 1     # a game ended during the learner's last step (the slot has been reset)
+EP_TRUNC = 2    # ... at the round limit
+EP_STEPS = 3    # learner decisions in the current episode
+EP_LEN = 4      # learner decisions in the finished episode
+EP_PHI = 5      # shaping potential at the learner's last decision (shaping.potential)
+EP_FRESH = 6    # 1 until the learner's first decision of an episode (no shaping across episodes)
+EP_OPP = 7      # mix index of the finished episode's opponent (0 without a mix)
+EP_RET = 8      # the learner's return so far in the current episode
+EP_EPRET = 9    # the learner's return in the finished episode
+N_EP = 10
 
-    ep[b] columns: 0 reward of a game that ended since the learner's last step, 1 done,
-    2 truncated, 3 learner decisions in the current episode, 4 length of the finished one."""
+
+@leaf_njit(inline="always")
+def draw_opponent(prng, b, mix):
+    """Index into the opponent mix (rows: cumulative probability, policy id) for a new episode."""
+    u = rand_below(prng, b, 1 << 30) / np.float64(1 << 30)
+    for k in range(mix.shape[0] - 1):
+        if u < mix[k, 0]:
+            return k
+    return mix.shape[0] - 1
+
+
+@leaf_njit(inline="always")
+def new_episode(prng, b, side, ng, learner, mix, oslot, ep):
+    """Draw the learner's gang (unless fixed: ``learner`` >= 0) and, with a mix, the opponent."""
+    side[b] = rand_below(prng, b, ng) if learner < 0 else learner
+    if mix.shape[0] > 0:
+        oslot[b] = draw_opponent(prng, b, mix)
+    ep[b, EP_FRESH] = 1.0
+
+
+@leaf_njit(inline="always")
+def settle(s, st, b, lay, mask, tmpl, eseed, prng, side, opp, ng, ep, et, tf, tb, tg, rw, mix, oslot, learner):
+    """Run game b until the learner (gang ``side[b]``) must decide or an external opponent
+    must: compiled opponents play (``opp``, or with a mix ``mix[oslot[b]]``), a finished game
+    is scored for the learner (``rw``: shaping.reward_array), its final observation written to
+    the terminal buffers (tf, tb, tg) row b, and the slot reset (new seed, learner side and
+    opponent). Returns True if an external decision is awaited. ``ep[b]``: the ``EP_*`` columns."""
     while True:
         if s.g[b, G_DONE] != 0:
-            w = s.g[b, G_WINNER]
-            ep[b, 0] = 0.0 if w < 0 else (1.0 if w == side[b] else -1.0)
-            ep[b, 1] = 1.0
-            ep[b, 2] = 1.0 if s.g[b, G_TRUNC] != 0 else 0.0
-            ep[b, 4] = ep[b, 3]
-            ep[b, 3] = 0.0
-            encode_entity(s, b, side[b], et, tf, tb, tg, b)
+            g = side[b]
+            r = terminal_reward(s.g[b, G_WINNER], g, rw) + potential(s, st, b, g, rw) - ep[b, EP_PHI]
+            ep[b, EP_REWARD] += r
+            ep[b, EP_EPRET] = ep[b, EP_RET] + r
+            ep[b, EP_RET] = 0.0
+            ep[b, EP_DONE] = 1.0
+            ep[b, EP_TRUNC] = 1.0 if s.g[b, G_TRUNC] != 0 else 0.0
+            ep[b, EP_LEN] = ep[b, EP_STEPS]
+            ep[b, EP_STEPS] = 0.0
+            ep[b, EP_OPP] = oslot[b] if mix.shape[0] > 0 else 0
+            encode_entity(s, b, g, et, tf, tb, tg, b)
             reset_game(s, st, b, lay, mask, tmpl, next_seed(eseed, b))
-            side[b] = rand_below(prng, b, ng)
+            new_episode(prng, b, side, ng, learner, mix, oslot, ep)
             continue
         if s.g[b, G_DGANG] == side[b]:
+            phi = potential(s, st, b, side[b], rw)
+            if ep[b, EP_FRESH] == 0.0:
+                ep[b, EP_REWARD] += phi - ep[b, EP_PHI]
+                ep[b, EP_RET] += phi - ep[b, EP_PHI]
+            ep[b, EP_PHI] = phi
+            ep[b, EP_FRESH] = 0.0
             return False
-        if opp == POLICY_EXTERNAL:
+        pid = opp if mix.shape[0] == 0 else np.int64(mix[oslot[b], 1])
+        if pid == POLICY_EXTERNAL:
             return True
-        a = policy_action(opp, s, st, b, lay, mask, prng)
+        a = policy_action(pid, s, st, b, lay, mask, prng)
         step(s, st, b, lay, a, mask)
 
 
@@ -111,7 +154,7 @@ OP_NAMES = ("reset", "step", "play", "sample", "mask", "env_reset", "env_step", 
 
 @leaf_njit(parallel=True)
 def run_batch(op, n, s, st, lay, mask, tmpl, eseed, prng, pid, ng, side, ep, et, tf, tb, tg, waiting, idx,
-              actions, rewards, dones, truncs, winners, counts):
+              actions, rewards, dones, truncs, winners, counts, rw, mix, oslot, learner):
     """One batched operation ``op`` (``OP_*``) over every game b (over ``idx`` for
     ``OP_ENV_EXTERNAL``), in parallel. Arguments an operation does not read may be empty
     arrays of the same types (``necro_env.batch.BatchedGames.run`` fills them in).
@@ -119,7 +162,9 @@ def run_batch(op, n, s, st, lay, mask, tmpl, eseed, prng, pid, ng, side, ep, et,
     ``pid``: the policy of ``OP_PLAY`` / ``OP_SAMPLE`` or the vector env's opponent;
     ``side``, ``ep``, ``et``, ``tf``/``tb``/``tg``, ``waiting``: the vector env's learner
     sides, episode records, entity tables, terminal observations and external waits
-    (``settle``)."""
+    (``settle``); ``rw`` the reward options (shaping.reward_array), ``mix`` the opponent mix
+    (rows: cumulative probability, policy id; empty: ``pid`` in every game), ``oslot`` each
+    game's mix row, ``learner`` the learner's fixed gang (-1: drawn per episode)."""
     m = idx.shape[0] if op == OP_ENV_EXTERNAL else s.g.shape[0]
     for k in prange(m):
         b = np.int64(k)  # (the parfor index may be unsigned: keep b one integer type)
@@ -154,19 +199,22 @@ def run_batch(op, n, s, st, lay, mask, tmpl, eseed, prng, pid, ng, side, ep, et,
                 fill_mask(s, st, b, lay, mask)
         elif op == OP_ENV_RESET:
             reset_game(s, st, b, lay, mask, tmpl, next_seed(eseed, b))
-            side[b] = rand_below(prng, b, ng)
             ep[b, :] = 0.0
-            waiting[b] = settle(s, st, b, lay, mask, tmpl, eseed, prng, side, pid, ng, ep, et, tf, tb, tg)
+            new_episode(prng, b, side, ng, learner, mix, oslot, ep)
+            waiting[b] = settle(s, st, b, lay, mask, tmpl, eseed, prng, side, pid, ng, ep, et, tf, tb, tg, rw, mix,
+                                oslot, learner)
         elif op == OP_ENV_STEP:
-            ep[b, 0] = 0.0
-            ep[b, 1] = 0.0
-            ep[b, 2] = 0.0
-            ep[b, 3] += 1.0
+            ep[b, EP_REWARD] = 0.0
+            ep[b, EP_DONE] = 0.0
+            ep[b, EP_TRUNC] = 0.0
+            ep[b, EP_STEPS] += 1.0
             step(s, st, b, lay, actions[b], mask)
-            waiting[b] = settle(s, st, b, lay, mask, tmpl, eseed, prng, side, pid, ng, ep, et, tf, tb, tg)
+            waiting[b] = settle(s, st, b, lay, mask, tmpl, eseed, prng, side, pid, ng, ep, et, tf, tb, tg, rw, mix,
+                                oslot, learner)
         elif op == OP_ENV_EXTERNAL:
             step(s, st, b, lay, actions[k], mask)
-            waiting[b] = settle(s, st, b, lay, mask, tmpl, eseed, prng, side, pid, ng, ep, et, tf, tb, tg)
+            waiting[b] = settle(s, st, b, lay, mask, tmpl, eseed, prng, side, pid, ng, ep, et, tf, tb, tg, rw, mix,
+                                oslot, learner)
 
 
 # ------------------------------------------------------------------ observations (encoder only)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Annotated, Literal, Optional, Union
 
-from pydantic import BeforeValidator, Field
+from pydantic import BeforeValidator, Field, model_validator
 
 from .errors import FieldProblem
 from .loader import _load
@@ -55,6 +55,9 @@ class PPOFile(Strict):
     net_arch: list[int] = Field(min_length=1)
     gae_lambda: float = Field(default=0.95, gt=0, le=1)
     clip_range: float = Field(default=0.2, gt=0)
+    # features extractor of the policy: SB3's default (flatten every input), or "entity"
+    # (agents/networks.py: a shared MLP over fighter rows + a small CNN over the board; entity encoder only)
+    extractor: Literal["default", "entity"] = "default"
 
 
 class RewardFile(Strict):
@@ -105,15 +108,41 @@ class TrainingFile(Strict):
     # random | gunline | aggressor | path to a checkpoint .zip, or a mix {spec: weight, ...} drawn per episode
     opponent: Opponent = "random"
     total_timesteps: int = Field(gt=0)
-    n_envs: int = Field(ge=1, le=64)
-    vec_env: Literal["dummy", "subproc"] = "dummy"
+    n_envs: int = Field(ge=1, le=4096)  # at most 64 for dummy / subproc (one Python env each)
+    # dummy / subproc: SB3 vector envs of Python Gymnasium envs; batched: the compiled batch of
+    # games with the opponents inside it (necro_env.envs.vector_env; entity encoder, built-in opponents)
+    vec_env: Literal["dummy", "subproc", "batched"] = "dummy"
     seed: int = Field(ge=0)
+    torch_threads: int = Field(default=1, ge=1, le=64)  # torch's CPU threads for the policy and its updates
     checkpoint_every: int = Field(default=25000, gt=0)  # timesteps between checkpoints
     reward: RewardFile = Field(default_factory=RewardFile)
     ppo: PPOFile
     eval: EvalFile
     selfplay: Optional[SelfPlayFile] = None
     pretrain: Optional[PretrainFile] = None  # behaviour-cloning warm start (off when absent)
+
+    @model_validator(mode="after")
+    def _vec_env_fits(self):
+        if self.ppo.extractor == "entity" and self.encoder != "entity":
+            raise FieldProblem(("ppo", "extractor"), "entity", f"the entity extractor reads the entity encoder's "
+                                                               f"observation; this config's encoder is "
+                                                               f"{self.encoder!r} (use extractor: default)")
+        if self.vec_env != "batched":
+            if self.n_envs > 64:
+                raise FieldProblem(("n_envs",), self.n_envs, f"at most 64 with vec_env {self.vec_env!r} (one Python "
+                                                             "env each); use vec_env: batched for more")
+            return self
+        if self.encoder != "entity":
+            raise FieldProblem(("encoder",), self.encoder, "vec_env: batched observes with the compiled entity "
+                                                           "encoder: expected 'entity'")
+        specs = [self.opponent] if isinstance(self.opponent, str) else list(self.opponent)
+        for spec in specs:
+            if spec not in BUILTIN_OPPONENTS:
+                field = ("opponent",) if isinstance(self.opponent, str) else ("opponent", spec)
+                raise FieldProblem(field, spec, "vec_env: batched plays the built-in opponents inside the compiled "
+                                                "batch: expected random, gunline or aggressor (a checkpoint "
+                                                "opponent needs vec_env dummy or subproc)")
+        return self
 
 
 def load_training(path=None) -> TrainingFile:

@@ -429,6 +429,27 @@ def _tables(game) -> _GameTables:
     return t
 
 
+def _use_compiled() -> bool:
+    """Encode with the compiled kernel (necro_env/batch/encode.py) unless numba runs as plain
+    Python (``NUMBA_DISABLE_JIT=1``), where the numpy code below is the faster one."""
+    import numba
+
+    return COMPILED and not numba.config.DISABLE_JIT
+
+
+COMPILED = True  # tests set it False to compare with the numpy reference
+
+
+def _parts(game, gang: int):
+    """(fighters, board or None, globals): compiled when available, else the numpy reference
+    (which skips the board planes: the callers that need them ask for them)."""
+    if _use_compiled():
+        from ..batch.encode import encode_game
+
+        return encode_game(game, gang)
+    return Encoder.fighters(game, gang), None, Encoder.globals(game, gang)
+
+
 class Encoder:
     """Base class: ``space(game)`` and ``encode(game, gang)``."""
 
@@ -595,6 +616,11 @@ class EntityEncoder(Encoder):
         })
 
     def encode(self, game, gang):
+        f, board, glob = _parts(game, gang)
+        return {"fighters": f, "board": self.board(game, gang) if board is None else board, "globals": glob}
+
+    def encode_numpy(self, game, gang):
+        """The reference encoding in numpy (``encode`` runs the compiled twin, tested equal)."""
         return {
             "fighters": self.fighters(game, gang),
             "board": self.board(game, gang),
@@ -636,8 +662,8 @@ class FlatEncoder(Encoder):
         for k, (cx, cy, cs) in enumerate(s.casket[0, :t.max_caskets].tolist()):
             if cs:
                 cas[k] = (1.0, float(cs == 2), min(max(cx / t.w, 0.0), 1.0), min(max(cy / t.h, 0.0), 1.0))
-        return np.concatenate([self.fighters(game, gang).ravel(), self.globals(game, gang), doors.ravel(),
-                               cas.ravel(), self.markers(game).ravel()])
+        f, _, glob = _parts(game, gang)
+        return np.concatenate([f.ravel(), glob, doors.ravel(), cas.ravel(), self.markers(game).ravel()])
 
 
 class SpatialEncoder(Encoder):
@@ -659,10 +685,10 @@ class SpatialEncoder(Encoder):
         t = _tables(game)
         c = N_BOARD + N_SPATIAL_FIGHTER + N_GLOBAL
         out = np.empty((c, t.h, t.w), F32)
-        out[:N_BOARD] = self.board(game, gang)
+        rows, board, glob = _parts(game, gang)
+        out[:N_BOARD] = self.board(game, gang) if board is None else board
         fp = out[N_BOARD:N_BOARD + N_SPATIAL_FIGHTER]
         fp[...] = 0.0
-        rows = self.fighters(game, gang)
         s = game.state
         fi = s.fi[0][t.perm[gang]]
         on = np.flatnonzero(fi[:, FI_STATE] == FS_ON)
@@ -693,7 +719,7 @@ class SpatialEncoder(Encoder):
                                                      "mounted")]
             vals[_S["other_conditions"]] = r[:, other].max(axis=1)
             fp[:, y, x] = vals
-        out[N_BOARD + N_SPATIAL_FIGHTER:] = self.globals(game, gang)[:, None, None]
+        out[N_BOARD + N_SPATIAL_FIGHTER:] = glob[:, None, None]
         return out
 
 

@@ -7,6 +7,9 @@ arrays. In each game the learner plays one gang, drawn at random at every episod
 - a compiled policy: ``"random"`` (necro_env/policies/random_policy.py), ``"gunline"`` or
   ``"aggressor"`` (necro_env/policies/heuristics.py), run in the same compiled call as the
   learner's step; or
+- a mix of compiled policies, ``opponent={"random": 0.2, "gunline": 0.4, "aggressor": 0.4}``:
+  each game draws its opponent at every episode start (never mid-game) with probability
+  weight / sum, from the slot's player PRNG; or
 - a neural opponent: ``opponent=callable`` taking ``(obs, action_mask)`` for the k games
   waiting on it (obs a dict of ``[k, ...]`` arrays seen from the deciding gang, mask
   ``[k, n_actions]`` bool) and returning k legal action indices; it is called once per
@@ -14,10 +17,13 @@ arrays. In each game the learner plays one gang, drawn at random at every episod
 
 Observations are the ``entity`` encoding (``Dict(fighters, board, globals)``, computed by the
 compiled twin of ``EntityEncoder``), always from the learner's side. ``action_masks()``
-serves sb3-contrib's MaskablePPO. Rewards: +1 win, -1 loss, 0 draw or round limit, given on
-the learner's step during which the game ended; ``infos[i]`` then holds
-``terminal_observation``, ``TimeLimit.truncated`` and ``episode`` (``r``, ``l``) as SB3 expects,
-and the slot has already been reset (auto-reset). Episode seeds: see ``necro_env.batch``.
+serves sb3-contrib's MaskablePPO. Rewards follow ``reward`` (a ``RewardSpec`` or its dict, as
+``NecromundaGymEnv(reward=...)``; default +1 win, -1 loss, 0 draw or round limit): the change of
+the shaping potential between two learner decisions (``necro_env.batch.shaping``), plus the
+terminal reward on the learner's step during which the game ended; ``infos[i]`` then holds
+``terminal_observation``, ``TimeLimit.truncated``, ``episode`` (``r`` the episode's return,
+``l`` its learner steps) as SB3 expects and, with a mix, ``opponent``; the slot has already
+been reset (auto-reset). Episode seeds: see ``necro_env.batch``.
 """
 from __future__ import annotations
 
@@ -28,6 +34,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 from ..batch import BatchedGames, policy_id
 from ..batch import kernels as K
 from ..batch.encode import alloc_entity
+from ..batch.shaping import reward_array
 from ..rulesets.necromunda.game import IllegalActionError
 from ..rulesets.necromunda.state import G_DGANG
 from .encoders import EntityEncoder
@@ -37,13 +44,16 @@ from .necromunda_env import build_game
 class NecromundaVecEnv(VecEnv):
     """SB3 VecEnv of ``num_envs`` batched Necromunda games (module docstring).
 
-    num_envs: batch size. opponent: "random", "gunline", "aggressor" or a callable
-    (neural opponent). seed: slot b's first game seed is ``seed + b``. Other keyword
-    arguments go to ``build_game`` (scenario, board, gangs, num_gangs, round_limit, ...);
-    ``game=`` passes a ready ``Game`` instead.
+    num_envs: batch size. opponent: "random", "gunline", "aggressor", a mix ``{name: weight}``
+    of those, or a callable (neural opponent). seed: slot b's first game seed is ``seed + b``.
+    reward: a ``RewardSpec`` or its dict (shaping as ``NecromundaGymEnv``). learner: the
+    learner's gang index, or "random" (drawn per episode). Other keyword arguments go to
+    ``build_game`` (scenario, board, gangs, num_gangs, round_limit, ...); ``game=`` passes a
+    ready ``Game`` instead.
     """
 
-    def __init__(self, num_envs: int = 64, opponent="random", seed: int = 0, game=None, **game_kwargs):
+    def __init__(self, num_envs: int = 64, opponent="random", seed: int = 0, game=None, reward=None,
+                 learner="random", **game_kwargs):
         self.game = game if game is not None else build_game(**game_kwargs)
         self.core = BatchedGames(self.game, num_envs, seed)
         self.n_actions = self.game.n_actions
@@ -51,18 +61,31 @@ class NecromundaVecEnv(VecEnv):
         obs_space = EntityEncoder().space(self.game)
         self.render_mode = None
         super().__init__(num_envs, obs_space, spaces.Discrete(self.n_actions))
+        self.opponent_fn, self.opponent, self.mix_names = None, K.POLICY_RANDOM, []
+        self.mix = np.zeros((0, 2), np.float64)
         if callable(opponent):
             self.opponent_fn, self.opponent = opponent, K.POLICY_EXTERNAL
+        elif isinstance(opponent, dict):
+            self.mix_names, self.mix = opponent_mix(opponent)
         else:
-            self.opponent_fn, self.opponent = None, policy_id(opponent)
+            self.opponent = policy_id(opponent)
             if self.opponent == K.POLICY_EXTERNAL:
                 raise ValueError("opponent='external' needs a callable opponent")
+        self.reward_spec = reward
+        self.rw = reward_array(reward)
+        if learner == "random":
+            self.learner = -1
+        elif isinstance(learner, (int, np.integer)) and 0 <= int(learner) < self.n_gangs:
+            self.learner = int(learner)
+        else:
+            raise ValueError(f"learner must be 'random' or a gang index 0..{self.n_gangs - 1}, got {learner!r}")
         self.et = self.core.entity_tables
         n = num_envs
         self.obs = alloc_entity(self.game, n)
         self.term = alloc_entity(self.game, n)
         self.side = np.zeros(n, np.int64)
-        self.ep = np.zeros((n, 5), np.float64)
+        self.oslot = np.zeros(n if len(self.mix_names) else 0, np.int64)
+        self.ep = np.zeros((n, K.N_EP), np.float64)
         self.waiting = np.zeros(n, np.bool_)
         self._actions = None
         self._needs_reset = True
@@ -71,7 +94,8 @@ class NecromundaVecEnv(VecEnv):
     def _run(self, op, **arrays):
         tf, tb, tg = self.term
         self.core.run(op, pid=self.opponent, side=self.side, ep=self.ep, tf=tf, tb=tb, tg=tg,
-                      waiting=self.waiting, **arrays)
+                      waiting=self.waiting, rw=self.rw, mix=self.mix, oslot=self.oslot, learner=self.learner,
+                      **arrays)
 
     def _resolve_external(self):
         c = self.core
@@ -102,7 +126,18 @@ class NecromundaVecEnv(VecEnv):
         self._resolve_external()
         self._needs_reset = False
         self.reset_infos = [{"learner_gang": int(g)} for g in self.side]
+        if self.mix_names:
+            for info, o in zip(self.reset_infos, self.oslot):
+                info["opponent"] = self.mix_names[o]
         return self._observe()
+
+    def opponents(self) -> list[str]:
+        """The name of each game's current opponent (a mix's draw, or the one opponent)."""
+        if self.mix_names:
+            return [self.mix_names[o] for o in self.oslot]
+        name = "external" if self.opponent_fn is not None else \
+            next(k for k, v in K.POLICY_NAMES.items() if v == self.opponent)
+        return [name] * self.num_envs
 
     def step_async(self, actions):
         self._actions = np.ascontiguousarray(np.asarray(actions).reshape(-1), np.int64)
@@ -122,16 +157,19 @@ class NecromundaVecEnv(VecEnv):
         self._run(K.OP_ENV_STEP, actions=a)
         self._resolve_external()
         obs = self._observe()
-        rewards = self.ep[:, 0].astype(np.float32)
-        dones = self.ep[:, 1] != 0
+        ep = self.ep
+        rewards = ep[:, K.EP_REWARD].astype(np.float32)
+        dones = ep[:, K.EP_DONE] != 0
         infos = [{} for _ in range(self.num_envs)]
         for b in np.flatnonzero(dones):
             tf, tb, tg = self.term
             infos[b] = {
                 "terminal_observation": {"fighters": tf[b].copy(), "board": tb[b].copy(), "globals": tg[b].copy()},
-                "TimeLimit.truncated": bool(self.ep[b, 2]),
-                "episode": {"r": float(self.ep[b, 0]), "l": int(self.ep[b, 4])},
+                "TimeLimit.truncated": bool(ep[b, K.EP_TRUNC]),
+                "episode": {"r": float(ep[b, K.EP_EPRET]), "l": int(ep[b, K.EP_LEN])},
             }
+            if self.mix_names:
+                infos[b]["opponent"] = self.mix_names[int(ep[b, K.EP_OPP])]
         return obs, rewards, dones, infos
 
     def action_masks(self) -> np.ndarray:
@@ -158,3 +196,23 @@ class NecromundaVecEnv(VecEnv):
 
     def env_is_wrapped(self, wrapper_class, indices=None):
         return [False for _ in self._get_indices(indices)]
+
+
+def opponent_mix(weights: dict) -> tuple[list[str], np.ndarray]:
+    """A mix ``{name: weight}`` of compiled policies as (names, [K, 2] rows of cumulative
+    probability and policy id) for ``kernels.run_batch``."""
+    if not weights:
+        raise ValueError("an opponent mix needs at least one policy")
+    names, ids, w = [], [], []
+    for name, weight in weights.items():
+        pid = policy_id(name)
+        if pid == K.POLICY_EXTERNAL:
+            raise ValueError("an opponent mix takes compiled policies only (random, gunline, aggressor)")
+        if not float(weight) > 0:
+            raise ValueError(f"opponent mix: the weight of {name!r} must be a number > 0, got {weight!r}")
+        names.append(name)
+        ids.append(pid)
+        w.append(float(weight))
+    cum = np.cumsum(w) / sum(w)
+    cum[-1] = 1.0
+    return names, np.stack([cum, np.array(ids, np.float64)], axis=1)

@@ -12,7 +12,7 @@ from necro_env.envs.encoders import (
     make_encoder,
 )
 from necro_env.rulesets.necromunda.game import Game
-from necro_env.rulesets.necromunda.state import DR_STATE
+from necro_env.rulesets.necromunda.state import DR_STATE, WP_ID
 from necro_env.testing import board, fighter, gang, scenario
 
 ENCODERS = ["entity", "flat", "spatial"]
@@ -59,6 +59,30 @@ def test_observations_are_in_bounds_float32_and_deterministic(name, num_gangs):
             assert all(a.dtype == np.float32 for a in _arrays(obs))
             assert _obs_equal(obs, enc.encode(game, g))
             assert _obs_equal(obs, make_encoder(name).encode(game.clone(), g))
+
+
+@pytest.mark.parametrize("num_gangs", [2, 3])
+def test_compiled_encoding_equals_the_numpy_reference(monkeypatch, num_gangs):
+    """encode() runs the compiled kernel (necro_env/batch/encode.py) outside NUMBA_DISABLE_JIT;
+    every encoder gives exactly what its numpy reference gives, from every gang's view, in a
+    game whose line-up changes between episodes (a gang with another weapon)."""
+    import numba
+
+    import necro_env.envs.encoders as E
+
+    assert E._use_compiled() is (not numba.config.DISABLE_JIT)
+    games = list(_random_game(num_gangs, seed=10 + num_gangs, steps=200))[::20]
+    changed = games[-1].clone()
+    changed.state.wp[0, 0, 0, WP_ID] = changed.state.wp[0, 1, 0, WP_ID]  # fighter 0's first weapon changes
+    for game in games + [changed]:
+        for g in range(num_gangs):
+            for name in ENCODERS:
+                monkeypatch.setattr(E, "COMPILED", True)
+                fast = make_encoder(name).encode(game, g)
+                monkeypatch.setattr(E, "COMPILED", False)
+                ref = make_encoder(name).encode(game, g)
+                assert _obs_equal(fast, ref), f"{name}, gang {g}"
+            assert _obs_equal(EntityEncoder().encode_numpy(game, g), make_encoder("entity").encode(game, g))
 
 
 def test_make_encoder():

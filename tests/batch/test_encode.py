@@ -21,7 +21,7 @@ def _check_equal(game, core, et):
     K.encode_batch(core.state, et, gangs, idx, f, bd, gl)
     for k in range(n):
         view.state = state_slice(core.state, int(idx[k]))
-        ref = enc.encode(view, int(gangs[k]))
+        ref = enc.encode_numpy(view, int(gangs[k]))
         for name, got in (("fighters", f[k]), ("board", bd[k]), ("globals", gl[k])):
             assert ref[name].shape == got.shape, name
             bad = np.argwhere(ref[name] != got)
