@@ -7,9 +7,13 @@ are played inside the compiled batch by ``--opponent`` (random, gunline, aggress
 ``--opponent self``, by a frozen copy of the learner refreshed every ``--self-play-every``
 updates and evaluated in one batched torch call per step. Illegal actions are masked out of
 the policy's logits. Every update prints environment steps per second (the learner's steps
-over all games), the time split between the env and the network, and the finished games'
+over all games), the time split between the environment and the network, and the finished games'
 mean return. A YAML file given with ``--config`` sets defaults for any flag (keys use
-underscores: ``num_envs: 512``); flags on the command line win.
+underscores: ``num_envs: 512``); flags on the command line win. ``reward:`` (config file only)
+takes the reward options of ``necro_env.envs.rewards.RewardSpec`` (draw penalty, casualty and
+approach shaping), paid inside the compiled batch. ``--eval-pairs N`` ends the run with the
+paired evaluation of ``necro-eval`` (training/evaluate.py: N seeds x both sides, the greedy
+policy against ``--eval-opponent``), so its win rate compares with the SB3 runs'.
 """
 from __future__ import annotations
 
@@ -31,8 +35,9 @@ DEFAULTS = dict(
     scenario=None, num_envs=256, num_steps=32, total_steps=1_000_000, learning_rate=2.5e-4, gamma=0.99,
     gae_lambda=0.95, num_minibatches=4, update_epochs=4, clip_coef=0.2, ent_coef=0.01, vf_coef=0.5,
     max_grad_norm=0.5, hidden=256, seed=0, opponent="random", self_play_every=10, threads=2, torch_threads=2,
-    save=None, log_json=False,
+    save=None, log_json=False, reward=None, eval_pairs=0, eval_opponent="random",
 )
+CONFIG_ONLY = ("reward",)  # set in the --config file, not on the command line
 
 
 def parse_args(argv=None):
@@ -48,6 +53,8 @@ def parse_args(argv=None):
         defaults.update(data)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], parents=[pre])
     for k, v in defaults.items():
+        if k in CONFIG_ONLY:
+            continue
         flag = "--" + k.replace("_", "-")
         if isinstance(DEFAULTS[k], bool):
             ap.add_argument(flag, action="store_true", default=v)
@@ -56,8 +63,12 @@ def parse_args(argv=None):
         else:
             ap.add_argument(flag, type=type(DEFAULTS[k]), default=v)
     args = ap.parse_args(argv)
+    for k in CONFIG_ONLY:
+        setattr(args, k, defaults[k])
     if args.opponent not in ("random", "gunline", "aggressor", "self"):
         raise SystemExit(f"--opponent must be random, gunline, aggressor or self, got {args.opponent!r}")
+    if args.eval_opponent not in ("random", "gunline", "aggressor"):
+        raise SystemExit(f"--eval-opponent must be random, gunline or aggressor, got {args.eval_opponent!r}")
     return args
 
 
@@ -119,7 +130,8 @@ def main(argv=None):
         return a.numpy()
 
     opponent = self_play if args.opponent == "self" else args.opponent
-    env = NecromundaVecEnv(args.num_envs, opponent=opponent, seed=args.seed, scenario=args.scenario)
+    env = NecromundaVecEnv(args.num_envs, opponent=opponent, seed=args.seed, scenario=args.scenario,
+                           reward=args.reward)
     agent = Agent(env.observation_space, env.n_actions, args.hidden)
     frozen = copy.deepcopy(agent).eval()
     opt = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
@@ -215,7 +227,45 @@ def main(argv=None):
                   flush=True)
     if args.save:
         torch.save(agent.state_dict(), args.save)
+    if args.eval_pairs:
+        history.append(evaluate(agent, env.game, args, time.perf_counter() - t_start))
     return history
+
+
+class GreedyAgent:
+    """The trained network as an ``agents.Agent`` (argmax of the masked logits) for paired games."""
+
+    name = "ppo_fast"
+    encoder = "entity"
+
+    def __init__(self, net):
+        self.net = net.eval()
+
+    def reset(self, seed=None):
+        pass
+
+    def act(self, obs, mask, game=None):
+        with torch.no_grad():
+            o = {k: torch.from_numpy(np.asarray(v))[None] for k, v in obs.items()}
+            logits = self.net.pi(self.net.features(o))[0].masked_fill(~torch.from_numpy(np.asarray(mask, bool)), -1e9)
+        return int(logits.argmax())
+
+
+def evaluate(agent, game, args, train_seconds):
+    """Paired games (training/evaluate.py, seeds 10,000+ as necro-train's final evaluation)."""
+    from agents import make_agent
+    from training.evaluate import paired_match, summarize
+
+    t0 = time.perf_counter()
+    m = paired_match(game, GreedyAgent(agent), make_agent(args.eval_opponent, seed=1), args.eval_pairs, seed0=10_000)
+    row = summarize("ppo_fast", args.eval_opponent, m)
+    row.update(train_seconds=round(train_seconds, 1), eval_seconds=round(time.perf_counter() - t0, 1))
+    print(f"evaluation vs {args.eval_opponent}: {m['win']}-{m['draw']}-{m['loss']} in {m['games']} paired games, "
+          f"win rate {row['win_rate']:.3f} [{row['win_ci_low']:.3f}, {row['win_ci_high']:.3f}] "
+          f"(trained {train_seconds:.0f} s)", flush=True)
+    if args.log_json:
+        print(json.dumps(row), flush=True)
+    return row
 
 
 if __name__ == "__main__":

@@ -229,6 +229,11 @@ def main(argv=None):
     args = ap.parse_args(argv)
     cfg = load_config(args.config, {"total_timesteps": args.timesteps, "selfplay.snapshot_every": args.snapshot_every,
                                     "n_envs": args.n_envs, "name": args.name, "eval.games": args.eval_games})
+    if cfg["vec_env"] == "batched":  # the pool's snapshots are checkpoints, played by Python envs
+        from necro_env.config.errors import ConfigError
+
+        raise ConfigError(args.config, "vec_env", "batched", "necro-selfplay plays its pool of checkpoints in "
+                                                             "Python envs: expected dummy")
     run = prepare_run(cfg, args.runs_dir)
     out = selfplay(cfg, run, resume=args.resume)
     if cfg["eval"]["games"] > 0:

@@ -20,3 +20,23 @@ def test_ppo_fast_config_with_an_unknown_key_is_rejected(tmp_path):
     cfg.write_text("num_envz: 4\n")
     with pytest.raises(SystemExit, match="unknown keys \\['num_envz'\\]"):
         ppo_fast.parse_args(["--config", str(cfg)])
+
+
+def test_ppo_fast_takes_reward_options_and_ends_with_a_paired_evaluation(tmp_path):
+    """``reward:`` (RewardSpec options, config file only) reaches the batched env's shaping, and
+    ``--eval-pairs`` plays necro-eval's paired games with the greedy policy."""
+    cfg = tmp_path / "fast.yaml"
+    cfg.write_text("num_envs: 4\nnum_steps: 8\nhidden: 32\nopponent: aggressor\n"
+                   "reward: {draw: -0.5, out_of_action: 0.1, approach: 0.02}\n")
+    args = ppo_fast.parse_args(["--config", str(cfg)])
+    assert args.reward == {"draw": -0.5, "out_of_action": 0.1, "approach": 0.02}
+    hist = ppo_fast.main(["--config", str(cfg), "--total-steps", "32", "--num-minibatches", "2",
+                          "--update-epochs", "1", "--eval-pairs", "1", "--eval-opponent", "aggressor"])
+    ev = hist[-1]
+    assert ev["agent"] == "ppo_fast" and ev["opponent"] == "aggressor" and ev["games"] == 2
+    assert ev["win"] + ev["draw"] + ev["loss"] == 2
+    with pytest.raises(SystemExit, match="--eval-opponent must be"):
+        ppo_fast.parse_args(["--eval-opponent", "self"])
+    with pytest.raises(SystemExit, match="unknown keys"):  # reward is a config key, not a flag
+        cfg.write_text("rewards: {draw: -0.5}\n")
+        ppo_fast.parse_args(["--config", str(cfg)])

@@ -82,3 +82,13 @@ def test_more_than_64_python_envs_are_refused(tmp_path):
     with pytest.raises(ConfigError) as e:
         load_config(p)
     assert e.value.field == "n_envs" and "vec_env: batched" in e.value.allowed
+
+
+def test_selfplay_refuses_the_batched_vec_env(tmp_path):
+    from training import selfplay
+
+    p = _config(tmp_path, opponent="random")
+    p.write_text(p.read_text() + "selfplay: {pool_size: 2, snapshot_every: 64}\n")
+    with pytest.raises(ConfigError) as e:
+        selfplay.main(["--config", str(p), "--runs-dir", str(tmp_path)])
+    assert e.value.field == "vec_env" and "expected dummy" in e.value.allowed
