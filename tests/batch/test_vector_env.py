@@ -103,3 +103,23 @@ def test_sb3_contrib_maskable_ppo_learns_a_few_steps(game2):
                         policy_kwargs={"net_arch": [32]})
     model.learn(64)
     assert model.num_timesteps >= 64
+
+
+def test_observations_are_fresh_arrays_equal_to_the_entity_encoder(game2):
+    """Each step returns new arrays (an earlier observation is never overwritten) holding exactly
+    EntityEncoder's numpy reference for each game from its learner's side."""
+    from necro_env.envs.encoders import EntityEncoder
+    from necro_env.rulesets.necromunda.state import state_slice
+
+    env = NecromundaVecEnv(3, seed=4, game=game2)
+    prng = _prng(3, 1)
+    old = env.reset()
+    kept = {k: v.copy() for k, v in old.items()}
+    view = game2.clone()
+    for _ in range(5):
+        obs, _, _, _ = env.step(_random_actions(env, prng))
+        for b in range(3):
+            view.state = state_slice(env.core.state, b)
+            ref = EntityEncoder().encode_numpy(view, int(env.side[b]))
+            assert all(np.array_equal(ref[k], obs[k][b]) for k in ref)
+    assert all(np.array_equal(kept[k], old[k]) for k in kept)
