@@ -3,7 +3,8 @@
     python -m training.ppo_fast [--config file.yaml] [--num-envs 256] [--total-steps 1000000] ...
 
 The learner plays one gang (drawn per episode) of ``NecromundaVecEnv`` games; the other gangs
-are played inside the compiled batch by ``--opponent`` (random, gunline, aggressor) or, with
+are played inside the compiled batch by ``--opponent`` (random, gunline, aggressor, or in the
+config file a mix ``{random: 1, gunline: 1}`` drawn per episode) or, with
 ``--opponent self``, by a frozen copy of the learner refreshed every ``--self-play-every``
 updates and evaluated in one batched torch call per step. Illegal actions are masked out of
 the policy's logits. Every update prints environment steps per second (the learner's steps
@@ -14,6 +15,14 @@ takes the reward options of ``necro_env.envs.rewards.RewardSpec`` (draw penalty,
 approach shaping), paid inside the compiled batch. ``--eval-pairs N`` ends the run with the
 paired evaluation of ``necro-eval`` (training/evaluate.py: N seeds x both sides, the greedy
 policy against ``--eval-opponent``), so its win rate compares with the SB3 runs'.
+
+Warm start and anchor: with ``--bc-decisions N`` the run first records N learner decisions of a
+compiled heuristic (``--bc-demonstrator``, default gunline) playing the learner's side of the
+same batched games (its choices drawn by ``BatchedGames.sample``, so the demonstrations cost
+compiled time only), clones them into the network (``--bc-epochs`` of masked cross-entropy),
+and keeps a frozen copy of the cloned network. ``--kl-coef`` then adds kl_coef x KL(cloned ||
+current) over the legal actions of each PPO minibatch, so PPO improves on the demonstrator
+instead of drifting away from it.
 """
 from __future__ import annotations
 
@@ -29,13 +38,14 @@ import yaml
 from torch import nn
 from torch.distributions import Categorical
 
-from necro_env.envs.vector_env import NecromundaVecEnv
+from necro_env.envs.vector_env import NecromundaVecEnv, opponent_mix
 
 DEFAULTS = dict(
     scenario=None, num_envs=256, num_steps=32, total_steps=1_000_000, learning_rate=2.5e-4, gamma=0.99,
     gae_lambda=0.95, num_minibatches=4, update_epochs=4, clip_coef=0.2, ent_coef=0.01, vf_coef=0.5,
     max_grad_norm=0.5, hidden=256, seed=0, opponent="random", self_play_every=10, threads=2, torch_threads=2,
     save=None, log_json=False, reward=None, eval_pairs=0, eval_opponent="random",
+    bc_decisions=0, bc_demonstrator="gunline", bc_epochs=4, bc_learning_rate=1e-3, kl_coef=0.0,
 )
 CONFIG_ONLY = ("reward",)  # set in the --config file, not on the command line
 
@@ -65,10 +75,20 @@ def parse_args(argv=None):
     args = ap.parse_args(argv)
     for k in CONFIG_ONLY:
         setattr(args, k, defaults[k])
-    if args.opponent not in ("random", "gunline", "aggressor", "self"):
-        raise SystemExit(f"--opponent must be random, gunline, aggressor or self, got {args.opponent!r}")
-    if args.eval_opponent not in ("random", "gunline", "aggressor"):
-        raise SystemExit(f"--eval-opponent must be random, gunline or aggressor, got {args.eval_opponent!r}")
+    if isinstance(args.opponent, dict):  # a mix {name: weight} from the config file, drawn per episode
+        try:
+            opponent_mix(args.opponent)
+        except ValueError as e:
+            raise SystemExit(f"opponent: {e}") from None
+    elif args.opponent not in ("random", "gunline", "aggressor", "self"):
+        raise SystemExit(f"--opponent must be random, gunline, aggressor or self (or, in the config file, a mix "
+                         f"{{name: weight}} of the first three), got {args.opponent!r}")
+    for name in args.eval_opponent.split(","):
+        if name not in ("random", "gunline", "aggressor"):
+            raise SystemExit(f"--eval-opponent must be random, gunline or aggressor (or a comma-separated list), "
+                             f"got {name!r}")
+    if args.bc_demonstrator not in ("random", "gunline", "aggressor"):
+        raise SystemExit(f"--bc-demonstrator must be random, gunline or aggressor, got {args.bc_demonstrator!r}")
     return args
 
 
@@ -113,6 +133,51 @@ def to_torch(obs):
     return {k: torch.from_numpy(v) for k, v in obs.items()}
 
 
+def masked_logits(net, obs, mask):
+    return net.pi(net.features(obs)).masked_fill(~mask, -1e9)
+
+
+def collect_demonstrations(env, demonstrator, n_decisions, seed):
+    """``n_decisions`` (observation, mask, action) of ``demonstrator`` playing the learner's side
+    of ``env``'s games (compiled choices from its own generators); the env is reset after."""
+    from necro_env.core.rng import seed_game
+
+    prng = np.zeros((env.num_envs, 2), np.uint64)
+    for b in range(env.num_envs):
+        seed_game(prng, b, np.uint64(seed * 1000 + 777 + b))
+    obs, masks, acts = [], [], []
+    o = env.reset()
+    for _ in range(max(1, n_decisions // env.num_envs)):
+        a = env.core.sample(demonstrator, prng)
+        obs.append(o)
+        masks.append(env.action_masks())
+        acts.append(a.copy())
+        o, _, _, _ = env.step(a)
+    env.reset()
+    cat = {k: torch.from_numpy(np.concatenate([x[k] for x in obs])) for k in obs[0]}
+    return cat, torch.from_numpy(np.concatenate(masks)), torch.from_numpy(np.concatenate(acts))
+
+
+def clone(agent, opt, demos, epochs, batch_size):
+    """Masked cross-entropy on the demonstrations; returns the accuracy of each epoch."""
+    obs, mask, act = demos
+    n = len(act)
+    accs = []
+    for _ in range(epochs):
+        perm = torch.randperm(n)
+        hit = 0
+        for s in range(0, n, batch_size):
+            idx = perm[s:s + batch_size]
+            logits = masked_logits(agent, {k: x[idx] for k, x in obs.items()}, mask[idx])
+            loss = nn.functional.cross_entropy(logits, act[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            hit += int((logits.argmax(1) == act[idx]).sum())
+        accs.append(hit / n)
+    return accs
+
+
 def main(argv=None):
     args = parse_args(argv)
     import numba
@@ -133,8 +198,20 @@ def main(argv=None):
     env = NecromundaVecEnv(args.num_envs, opponent=opponent, seed=args.seed, scenario=args.scenario,
                            reward=args.reward)
     agent = Agent(env.observation_space, env.n_actions, args.hidden)
-    frozen = copy.deepcopy(agent).eval()
     opt = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
+    anchor = None
+    if args.bc_decisions:
+        t0 = time.perf_counter()
+        demos = collect_demonstrations(env, args.bc_demonstrator, args.bc_decisions, args.seed)
+        accs = clone(agent, torch.optim.Adam(agent.parameters(), lr=args.bc_learning_rate), demos, args.bc_epochs,
+                     512)
+        del demos
+        anchor = copy.deepcopy(agent).eval()
+        print(f"warm start: {args.bc_decisions} decisions of {args.bc_demonstrator}, {args.bc_epochs} epochs, "
+              f"accuracy {', '.join(f'{a:.3f}' for a in accs)} ({time.perf_counter() - t0:.0f} s)", flush=True)
+    elif args.kl_coef:
+        raise SystemExit("--kl-coef needs a warm start to anchor to (--bc-decisions N)")
+    frozen = copy.deepcopy(agent).eval()
 
     n, t_steps = args.num_envs, args.num_steps
     space = env.observation_space
@@ -203,6 +280,13 @@ def main(argv=None):
                 pg = torch.max(-a_ * ratio, -a_ * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)).mean()
                 vl = 0.5 * ((v - f_ret[idx]) ** 2).mean()
                 loss = pg + args.vf_coef * vl - args.ent_coef * ent.mean()
+                if anchor is not None and args.kl_coef:  # KL(cloned || current) over the legal actions
+                    mb_obs, mb_mask = {k: x[idx] for k, x in f_obs.items()}, f_mask[idx]
+                    with torch.no_grad():
+                        p_ref = torch.softmax(masked_logits(anchor, mb_obs, mb_mask), 1)
+                    logp = torch.log_softmax(masked_logits(agent, mb_obs, mb_mask), 1)
+                    kl = (p_ref * (torch.log(p_ref.clamp_min(1e-12)) - logp)).sum(1).mean()
+                    loss = loss + args.kl_coef * kl
                 opt.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
@@ -228,7 +312,8 @@ def main(argv=None):
     if args.save:
         torch.save(agent.state_dict(), args.save)
     if args.eval_pairs:
-        history.append(evaluate(agent, env.game, args, time.perf_counter() - t_start))
+        for name in args.eval_opponent.split(","):
+            history.append(evaluate(agent, env.game, args, time.perf_counter() - t_start, name))
     return history
 
 
@@ -251,16 +336,16 @@ class GreedyAgent:
         return int(logits.argmax())
 
 
-def evaluate(agent, game, args, train_seconds):
+def evaluate(agent, game, args, train_seconds, opponent):
     """Paired games (training/evaluate.py, seeds 10,000+ as necro-train's final evaluation)."""
     from agents import make_agent
     from training.evaluate import paired_match, summarize
 
     t0 = time.perf_counter()
-    m = paired_match(game, GreedyAgent(agent), make_agent(args.eval_opponent, seed=1), args.eval_pairs, seed0=10_000)
-    row = summarize("ppo_fast", args.eval_opponent, m)
+    m = paired_match(game, GreedyAgent(agent), make_agent(opponent, seed=1), args.eval_pairs, seed0=10_000)
+    row = summarize("ppo_fast", opponent, m)
     row.update(train_seconds=round(train_seconds, 1), eval_seconds=round(time.perf_counter() - t0, 1))
-    print(f"evaluation vs {args.eval_opponent}: {m['win']}-{m['draw']}-{m['loss']} in {m['games']} paired games, "
+    print(f"evaluation vs {opponent}: {m['win']}-{m['draw']}-{m['loss']} in {m['games']} paired games, "
           f"win rate {row['win_rate']:.3f} [{row['win_ci_low']:.3f}, {row['win_ci_high']:.3f}] "
           f"(trained {train_seconds:.0f} s)", flush=True)
     if args.log_json:

@@ -40,3 +40,23 @@ def test_ppo_fast_takes_reward_options_and_ends_with_a_paired_evaluation(tmp_pat
     with pytest.raises(SystemExit, match="unknown keys"):  # reward is a config key, not a flag
         cfg.write_text("rewards: {draw: -0.5}\n")
         ppo_fast.parse_args(["--config", str(cfg)])
+
+
+def test_ppo_fast_warm_start_from_a_compiled_heuristic_with_a_kl_anchor(tmp_path, capsys):
+    """--bc-decisions records the demonstrator's decisions in the batched games and clones them;
+    the cloned network then matches most of its demonstrations; --kl-coef anchors PPO to it."""
+    import torch
+
+    args = ppo_fast.parse_args(["--num-envs", "4", "--bc-decisions", "96", "--bc-demonstrator", "aggressor"])
+    env = ppo_fast.NecromundaVecEnv(4, opponent="random", seed=0)
+    obs, mask, act = ppo_fast.collect_demonstrations(env, args.bc_demonstrator, args.bc_decisions, seed=0)
+    assert len(act) == 96 and mask[torch.arange(96), act].all()  # every demonstrated action was legal
+    net = ppo_fast.Agent(env.observation_space, env.n_actions, 32)
+    accs = ppo_fast.clone(net, torch.optim.Adam(net.parameters(), lr=3e-3), (obs, mask, act), 30, 32)
+    assert accs[-1] > max(accs[0], 0.6)
+    hist = ppo_fast.main(["--num-envs", "4", "--num-steps", "8", "--hidden", "32", "--total-steps", "32",
+                          "--num-minibatches", "2", "--update-epochs", "1", "--bc-decisions", "32",
+                          "--bc-epochs", "1", "--kl-coef", "0.5"])
+    assert hist[-1]["steps"] == 32 and "warm start: 32 decisions of gunline" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="needs a warm start"):
+        ppo_fast.main(["--num-envs", "4", "--kl-coef", "0.5", "--total-steps", "8"])

@@ -70,8 +70,10 @@ def test_config_root_is_the_repository_configs_folder():
 def test_every_shipped_yaml_loads():
     from necro_env.config.training import load_training
 
+    from training import ppo_fast
+
     loaders = {"houses": load_house, "gangs": load_gang, "boards": load_board, "scenarios": load_scenario,
-               "training": load_training}
+               "training": load_training, "ppo_fast": lambda p: ppo_fast.parse_args(["--config", str(p)])}
     files = sorted(CONFIG_ROOT.rglob("*.yaml"))
     assert len(files) >= 14
     for path in files:
