@@ -121,12 +121,16 @@ class Agent(nn.Module):
         return self.v(self.features(obs)).squeeze(-1)
 
     def act(self, obs, mask, action=None):
+        return self.act_full(obs, mask, action)[:4]
+
+    def act_full(self, obs, mask, action=None):
+        """(action, its log-probability, entropy, value, log-probabilities of every action)."""
         z = self.features(obs)
         logits = self.pi(z).masked_fill(~mask, -1e9)
         dist = Categorical(logits=logits)
         if action is None:
             action = dist.sample()
-        return action, dist.log_prob(action), dist.entropy(), self.v(z).squeeze(-1)
+        return action, dist.log_prob(action), dist.entropy(), self.v(z).squeeze(-1), dist.logits
 
 
 def to_torch(obs):
@@ -273,7 +277,8 @@ def main(argv=None):
             perm = torch.randperm(batch)
             for s in range(0, batch, mb):
                 idx = perm[s:s + mb]
-                _, logp, ent, v = agent.act({k: x[idx] for k, x in f_obs.items()}, f_mask[idx], f_act[idx])
+                mb_obs, mb_mask = {k: x[idx] for k, x in f_obs.items()}, f_mask[idx]
+                _, logp, ent, v, logp_all = agent.act_full(mb_obs, mb_mask, f_act[idx])
                 ratio = (logp - f_logp[idx]).exp()
                 a_ = f_adv[idx]
                 a_ = (a_ - a_.mean()) / (a_.std() + 1e-8)
@@ -281,11 +286,9 @@ def main(argv=None):
                 vl = 0.5 * ((v - f_ret[idx]) ** 2).mean()
                 loss = pg + args.vf_coef * vl - args.ent_coef * ent.mean()
                 if anchor is not None and args.kl_coef:  # KL(cloned || current) over the legal actions
-                    mb_obs, mb_mask = {k: x[idx] for k, x in f_obs.items()}, f_mask[idx]
                     with torch.no_grad():
                         p_ref = torch.softmax(masked_logits(anchor, mb_obs, mb_mask), 1)
-                    logp = torch.log_softmax(masked_logits(agent, mb_obs, mb_mask), 1)
-                    kl = (p_ref * (torch.log(p_ref.clamp_min(1e-12)) - logp)).sum(1).mean()
+                    kl = (p_ref * (torch.log(p_ref.clamp_min(1e-12)) - logp_all)).sum(1).mean()
                     loss = loss + args.kl_coef * kl
                 opt.zero_grad()
                 loss.backward()
