@@ -109,7 +109,9 @@ def settle(s, st, b, lay, mask, tmpl, eseed, prng, side, opp, ng, ep, et, tf, tb
     while True:
         if s.g[b, G_DONE] != 0:
             g = side[b]
-            r = terminal_reward(s.g[b, G_WINNER], g, rw) + potential(s, st, b, g, rw) - ep[b, EP_PHI]
+            r = terminal_reward(s.g[b, G_WINNER], g, rw)
+            if ep[b, EP_FRESH] == 0.0:  # shaping since the learner's last decision (none yet: none)
+                r += potential(s, st, b, g, rw) - ep[b, EP_PHI]
             ep[b, EP_REWARD] += r
             ep[b, EP_EPRET] = ep[b, EP_RET] + r
             ep[b, EP_RET] = 0.0
