@@ -38,6 +38,7 @@ from ..batch.shaping import reward_array
 from ..rulesets.necromunda.game import IllegalActionError
 from ..rulesets.necromunda.state import G_DGANG
 from .encoders import EntityEncoder
+from .rewards import RewardSpec
 from .necromunda_env import build_game
 
 
@@ -71,8 +72,8 @@ class NecromundaVecEnv(VecEnv):
             self.opponent = policy_id(opponent)
             if self.opponent == K.POLICY_EXTERNAL:
                 raise ValueError("opponent='external' needs a callable opponent")
-        self.reward_spec = reward
-        self.rw = reward_array(reward)
+        self.reward_spec = RewardSpec.from_config(reward)
+        self.rw = reward_array(self.reward_spec)
         if learner == "random":
             self.learner = -1
         elif isinstance(learner, (int, np.integer)) and 0 <= int(learner) < self.n_gangs:
@@ -81,7 +82,7 @@ class NecromundaVecEnv(VecEnv):
             raise ValueError(f"learner must be 'random' or a gang index 0..{self.n_gangs - 1}, got {learner!r}")
         self.et = self.core.entity_tables
         n = num_envs
-        self.obs = alloc_entity(self.game, n)
+        self.obs_shapes = [(n,) + a.shape[1:] for a in alloc_entity(self.game, 0)]
         self.term = alloc_entity(self.game, n)
         self.side = np.zeros(n, np.int64)
         self.oslot = np.zeros(n if len(self.mix_names) else 0, np.int64)
@@ -113,7 +114,7 @@ class NecromundaVecEnv(VecEnv):
     def _observe(self):
         # fresh arrays every step (the caller may keep them), written once by the kernel, which
         # sets every value (np.empty is safe and saves a copy of ~35 KB per game)
-        f, bd, gl = (np.empty_like(a) for a in self.obs)
+        f, bd, gl = (np.empty(shape, np.float32) for shape in self.obs_shapes)
         K.encode_all(self.core.state, self.et, self.side, f, bd, gl)
         return {"fighters": f, "board": bd, "globals": gl}
 
