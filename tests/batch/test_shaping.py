@@ -165,3 +165,13 @@ def test_a_fixed_learner_plays_the_same_gang_in_every_episode(game2):
         if finished >= 2:
             break
     assert finished >= 2
+
+
+def test_the_kernel_knows_every_reward_option():
+    """shaping.RW_FIELDS (the kernel's order) names exactly RewardSpec's fields and the config
+    schema's, so a new reward option cannot be dropped silently by the batched env."""
+    from necro_env.batch.shaping import RW_FIELDS
+    from necro_env.config.training import RewardFile
+
+    assert set(RW_FIELDS) == set(RewardSpec.__dataclass_fields__) == set(RewardFile.model_fields)
+    assert reward_array(SHAPED).tolist() == [getattr(SHAPED, f) for f in RW_FIELDS]
