@@ -38,6 +38,8 @@ import yaml
 from torch import nn
 from torch.distributions import Categorical
 
+from agents.base import Agent as BaseAgent
+from necro_env.config.training import BUILTIN_OPPONENTS
 from necro_env.envs.vector_env import NecromundaVecEnv, opponent_mix
 
 DEFAULTS = dict(
@@ -80,14 +82,14 @@ def parse_args(argv=None):
             opponent_mix(args.opponent)
         except ValueError as e:
             raise SystemExit(f"opponent: {e}") from None
-    elif args.opponent not in ("random", "gunline", "aggressor", "self"):
+    elif args.opponent not in BUILTIN_OPPONENTS + ("self",):
         raise SystemExit(f"--opponent must be random, gunline, aggressor or self (or, in the config file, a mix "
                          f"{{name: weight}} of the first three), got {args.opponent!r}")
     for name in args.eval_opponent.split(","):
-        if name not in ("random", "gunline", "aggressor"):
+        if name not in BUILTIN_OPPONENTS:
             raise SystemExit(f"--eval-opponent must be random, gunline or aggressor (or a comma-separated list), "
                              f"got {name!r}")
-    if args.bc_demonstrator not in ("random", "gunline", "aggressor"):
+    if args.bc_demonstrator not in BUILTIN_OPPONENTS:
         raise SystemExit(f"--bc-demonstrator must be random, gunline or aggressor, got {args.bc_demonstrator!r}")
     return args
 
@@ -123,10 +125,14 @@ class Agent(nn.Module):
     def act(self, obs, mask, action=None):
         return self.act_full(obs, mask, action)[:4]
 
+    def masked_logits(self, obs, mask, z=None):
+        """Policy logits with the illegal actions at -1e9 (``z``: the features, if computed)."""
+        return self.pi(self.features(obs) if z is None else z).masked_fill(~mask, -1e9)
+
     def act_full(self, obs, mask, action=None):
         """(action, its log-probability, entropy, value, log-probabilities of every action)."""
         z = self.features(obs)
-        logits = self.pi(z).masked_fill(~mask, -1e9)
+        logits = self.masked_logits(obs, mask, z)
         dist = Categorical(logits=logits)
         if action is None:
             action = dist.sample()
@@ -135,10 +141,6 @@ class Agent(nn.Module):
 
 def to_torch(obs):
     return {k: torch.from_numpy(v) for k, v in obs.items()}
-
-
-def masked_logits(net, obs, mask):
-    return net.pi(net.features(obs)).masked_fill(~mask, -1e9)
 
 
 def collect_demonstrations(env, demonstrator, n_decisions, seed):
@@ -172,7 +174,7 @@ def clone(agent, opt, demos, epochs, batch_size):
         hit = 0
         for s in range(0, n, batch_size):
             idx = perm[s:s + batch_size]
-            logits = masked_logits(agent, {k: x[idx] for k, x in obs.items()}, mask[idx])
+            logits = agent.masked_logits({k: x[idx] for k, x in obs.items()}, mask[idx])
             loss = nn.functional.cross_entropy(logits, act[idx])
             opt.zero_grad()
             loss.backward()
@@ -287,7 +289,7 @@ def main(argv=None):
                 loss = pg + args.vf_coef * vl - args.ent_coef * ent.mean()
                 if anchor is not None and args.kl_coef:  # KL(cloned || current) over the legal actions
                     with torch.no_grad():
-                        p_ref = torch.softmax(masked_logits(anchor, mb_obs, mb_mask), 1)
+                        p_ref = torch.softmax(anchor.masked_logits(mb_obs, mb_mask), 1)
                     kl = (p_ref * (torch.log(p_ref.clamp_min(1e-12)) - logp_all)).sum(1).mean()
                     loss = loss + args.kl_coef * kl
                 opt.zero_grad()
@@ -320,7 +322,7 @@ def main(argv=None):
     return history
 
 
-class GreedyAgent:
+class GreedyAgent(BaseAgent):
     """The trained network as an ``agents.Agent`` (argmax of the masked logits) for paired games."""
 
     name = "ppo_fast"
@@ -329,14 +331,11 @@ class GreedyAgent:
     def __init__(self, net):
         self.net = net.eval()
 
-    def reset(self, seed=None):
-        pass
-
     def act(self, obs, mask, game=None):
         with torch.no_grad():
             o = {k: torch.from_numpy(np.asarray(v))[None] for k, v in obs.items()}
-            logits = self.net.pi(self.net.features(o))[0].masked_fill(~torch.from_numpy(np.asarray(mask, bool)), -1e9)
-        return int(logits.argmax())
+            m = torch.from_numpy(np.asarray(mask, bool))[None]
+            return int(self.net.masked_logits(o, m)[0].argmax())
 
 
 def evaluate(agent, game, args, train_seconds, opponent):

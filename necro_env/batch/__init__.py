@@ -16,7 +16,7 @@ import numpy as np
 from ..core.rng import seed_game
 from ..rulesets.necromunda.state import State
 from . import kernels as K
-from .shaping import PLAIN_REWARD
+from .shaping import reward_array
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
 
@@ -171,7 +171,7 @@ class BatchedGames:
                 waiting=np.zeros(0, np.bool_), idx=np.zeros(0, np.int64), actions=np.zeros(0, np.int64),
                 rewards=np.zeros(0, np.float32), dones=np.zeros(0, np.bool_), truncs=np.zeros(0, np.bool_),
                 winners=np.zeros(0, np.int32), counts=np.zeros((0, 2), np.int64),
-                rw=PLAIN_REWARD.copy(), mix=np.zeros((0, 2), np.float64),
+                rw=reward_array(None), mix=np.zeros((0, 2), np.float64),
                 oslot=np.zeros(0, np.int64))
         e = self._empty
         # the order of kernels.run_batch's parameters after ``op``

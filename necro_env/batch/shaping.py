@@ -18,12 +18,15 @@ from ..rulesets.necromunda.state import FI_FLESH, FI_POSTURE, FI_STATE, FI_X, FI
 
 RW_WIN, RW_LOSS, RW_DRAW, RW_OOA, RW_SI, RW_FW, RW_OWN, RW_APPROACH = range(8)
 RW_FIELDS = ("win", "loss", "draw", "out_of_action", "seriously_injured", "flesh_wound", "own_losses", "approach")
-APPROACH_CAP = 30  # as necro_env.envs.rewards.APPROACH_CAP
-PLAIN_REWARD = np.array([1.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])  # RewardSpec(): +1 / -1 / 0, no shaping
+# a compile-time constant of the kernel, so it lives in this (leaf-cached) module: the numba cache
+# key covers batch/ and policies/ only, and an edit of envs/rewards.APPROACH_CAP would leave a
+# stale kernel; reward_array checks that the two agree
+APPROACH_CAP = 30
 
 
 def reward_array(spec) -> np.ndarray:
-    """A ``RewardSpec`` (or anything ``RewardSpec.from_config`` takes) as the kernel's float64[8]."""
+    """A ``RewardSpec`` (or anything ``RewardSpec.from_config`` takes; None: +1 / -1 / 0 and no
+    shaping) as the kernel's float64[8]."""
     from ..envs.rewards import APPROACH_CAP as cap
     from ..envs.rewards import RewardSpec
 

@@ -27,6 +27,7 @@ numpy operations over the fighter arrays, with no Python loops over cells.
 """
 from __future__ import annotations
 
+import numba
 import numpy as np
 from gymnasium import spaces
 
@@ -432,8 +433,6 @@ def _tables(game) -> _GameTables:
 def _use_compiled() -> bool:
     """Encode with the compiled kernel (necro_env/batch/encode.py) unless numba runs as plain
     Python (``NUMBA_DISABLE_JIT=1``), where the numpy code below is the faster one."""
-    import numba
-
     return COMPILED and not numba.config.DISABLE_JIT
 
 
