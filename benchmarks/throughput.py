@@ -15,7 +15,9 @@ Measures, in one run (docs/performance.md explains each figure):
   play, and our rates divided by theirs;
 - memory per game state (``State`` arrays + the mask row);
 - start-up: cached start (a fresh interpreter: import, build, reset and first steps of the
-  batched core and the env, numba cache warm) and, with ``--cold`` (or a full run without
+  batched core and the env, numba cache warm), once with the framework-free ``BatchedEnv``
+  (what training/ppo_fast.py imports) and once with the SB3 ``NecromundaVecEnv`` (which
+  imports Stable-Baselines3 and torch) and, with ``--cold`` (or a full run without
   ``--quick``), the cold compile time (same subprocess with ``NUMBA_CACHE_DIR`` set to an
   empty temporary folder).
 
@@ -44,16 +46,18 @@ t0 = time.perf_counter()
 import numpy as np
 from necro_env.batch import BatchedGames
 from necro_env.envs.necromunda_env import build_game
-from necro_env.envs.vector_env import NecromundaVecEnv
+from necro_env.envs.{module} import {cls}
 g = build_game()
 g.reset(0)
 g.step(int(g.legal_actions()[0]))
 BatchedGames(g, 4).reset().play(4)
-env = NecromundaVecEnv(4)
+env = {cls}(4)
 env.reset()
 env.step(np.array([np.flatnonzero(m)[0] for m in env.action_masks()]))
 print(time.perf_counter() - t0)
 """
+# the start-up script with the framework-free env (what ppo_fast imports) or with the SB3 VecEnv
+START_ENVS = {"numpy": ("batched_env", "BatchedEnv"), "sb3": ("vector_env", "NecromundaVecEnv")}
 
 _ENGINE_SCRIPT = r"""
 from necro_env.envs.necromunda_env import build_game
@@ -279,7 +283,9 @@ def memory_per_game():
             "total_kb": round((state + core.mask.nbytes // 8) / 1024, 2)}
 
 
-def start_time(cold: bool):
+def start_time(cold: bool, api: str = "numpy"):
+    module, cls = START_ENVS[api]
+    script = _START_SCRIPT.replace("{module}", module).replace("{cls}", cls)
     env = dict(os.environ)
     tmp = None
     if cold:
@@ -291,7 +297,7 @@ def start_time(cold: bool):
 
     c0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    r = subprocess.run([sys.executable, "-c", _START_SCRIPT], env=env, cwd=root, capture_output=True, text=True,
+    r = subprocess.run([sys.executable, "-c", script], env=env, cwd=root, capture_output=True, text=True,
                        check=False)
     wall = time.perf_counter() - t0
     c1 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -326,6 +332,7 @@ def main(argv=None):
     quick = args.quick
     res = {"load_average_start": _load(), "cpus": os.cpu_count(), "quick": quick}
     res["cached_start"] = start_time(cold=False)  # also warms every cache the rest needs
+    res["cached_start_sb3"] = start_time(cold=False, api="sb3")
     res["core"] = bench_core((1, 64, 1024) if quick else (1, 64, 1024, 4096), (1, 2),
                              decisions_per_game=2 if quick else 8, min_decisions=5_000 if quick else 60_000)
     res["vec_env"] = bench_vec_env(256 if quick else 1024, 5 if quick else 20, 2)
@@ -363,9 +370,11 @@ def main(argv=None):
     print(f"memory per game: state {m['state_bytes']:,} B + mask {m['mask_bytes']:,} B = {m['total_kb']} KB "
           f"(target <= {TARGETS['memory_kb']} KB); largest arrays: "
           + ", ".join(f"{k} {v:,} B" for k, v in sorted(m['per_array'].items(), key=lambda kv: -kv[1])[:3]))
-    cs = res["cached_start"]
-    print(f"cached start (fresh process, warm numba cache): {cs['seconds_wall']} s wall, "
-          f"{cs['seconds_in_process']} s after interpreter start, {cs['cpu_seconds']} s CPU (target <= {TARGETS['cached_start_s']} s)")
+    for key, what in (("cached_start", "BatchedEnv, numpy API"), ("cached_start_sb3", "NecromundaVecEnv, SB3")):
+        cs = res[key]
+        print(f"cached start ({what}; fresh process, warm numba cache): {cs['seconds_wall']} s wall, "
+              f"{cs['seconds_in_process']} s after interpreter start, {cs['cpu_seconds']} s CPU "
+              f"(target <= {TARGETS['cached_start_s']} s)")
     cc = res["cold_compile"]
     if cc is None:
         print("cold compile: skipped (--quick / --no-cold; add --cold)")

@@ -2,7 +2,7 @@
 
     python -m training.ppo_fast [--config file.yaml] [--num-envs 256] [--total-steps 1000000] ...
 
-The learner plays one gang (drawn per episode) of ``NecromundaVecEnv`` games; the other gangs
+The learner plays one gang (drawn per episode) of ``BatchedEnv`` games (no SB3 needed); the other gangs
 are played inside the compiled batch by ``--opponent`` (random, gunline, aggressor, or in the
 config file a mix ``{random: 1, gunline: 1}`` drawn per episode) or, with
 ``--opponent self``, by a frozen copy of the learner refreshed every ``--self-play-every``
@@ -40,7 +40,7 @@ from torch.distributions import Categorical
 
 from agents.base import Agent as BaseAgent
 from necro_env.config.training import BUILTIN_OPPONENTS
-from necro_env.envs.vector_env import NecromundaVecEnv, opponent_mix
+from necro_env.envs.batched_env import BatchedEnv, opponent_mix
 
 DEFAULTS = dict(
     scenario=None, num_envs=256, num_steps=32, total_steps=1_000_000, learning_rate=2.5e-4, gamma=0.99,
@@ -201,7 +201,7 @@ def main(argv=None):
         return a.numpy()
 
     opponent = self_play if args.opponent == "self" else args.opponent
-    env = NecromundaVecEnv(args.num_envs, opponent=opponent, seed=args.seed, scenario=args.scenario,
+    env = BatchedEnv(args.num_envs, opponent=opponent, seed=args.seed, scenario=args.scenario,
                            reward=args.reward)
     agent = Agent(env.observation_space, env.n_actions, args.hidden)
     opt = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)

@@ -3,7 +3,8 @@
 ``BatchedGames`` owns the arrays (``State`` with a leading batch axis, the ``[B, n_actions]``
 mask, per-slot episode seeds and player PRNGs) and calls the kernels of
 ``necro_env.batch.kernels`` (numba, ``prange`` over games; the thread count is numba's,
-``numba.set_num_threads``). ``necro_env.envs.vector_env`` builds the SB3 vector env on it.
+``numba.set_num_threads``). ``necro_env.envs.batched_env`` builds the batched env on it (numpy API;
+``necro_env.envs.vector_env`` is its SB3 adapter).
 
 Seeds: slot ``b`` starts with game seed ``seed + b`` (SB3's convention for ``VecEnv.seed``),
 and its later episodes follow the slot's own seed stream (``kernels.next_seed``), so a game

@@ -48,7 +48,7 @@ def test_ppo_fast_warm_start_from_a_compiled_heuristic_with_a_kl_anchor(tmp_path
     import torch
 
     args = ppo_fast.parse_args(["--num-envs", "4", "--bc-decisions", "96", "--bc-demonstrator", "aggressor"])
-    env = ppo_fast.NecromundaVecEnv(4, opponent="random", seed=0)
+    env = ppo_fast.BatchedEnv(4, opponent="random", seed=0)
     obs, mask, act = ppo_fast.collect_demonstrations(env, args.bc_demonstrator, args.bc_decisions, seed=0)
     assert len(act) == 96 and mask[torch.arange(96), act].all()  # every demonstrated action was legal
     net = ppo_fast.Agent(env.observation_space, env.n_actions, 32)

@@ -1,12 +1,17 @@
-"""The SB3 vector env over the batched core (necro_env/envs/vector_env.py)."""
+"""The batched env (necro_env/envs/batched_env.py, numpy API, no RL framework) and its SB3 vector
+env adapter (necro_env/envs/vector_env.py)."""
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
 from necro_env.core.rng import seed_game
 from necro_env.envs.encoders import GLOBAL_FEATURES
+from necro_env.envs.batched_env import BatchedEnv
 from necro_env.envs.vector_env import NecromundaVecEnv
 from necro_env.rulesets.necromunda.game import IllegalActionError
-from necro_env.rulesets.necromunda.state import G_DGANG
+from necro_env.rulesets.necromunda.state import G_DGANG, clone_state, state_equal
 
 MY = [n for n, _, _ in GLOBAL_FEATURES].index("my_decision")
 OVER = [n for n, _, _ in GLOBAL_FEATURES].index("game_over")
@@ -123,3 +128,54 @@ def test_observations_are_fresh_arrays_equal_to_the_entity_encoder(game2):
             ref = EntityEncoder().encode_numpy(view, int(env.side[b]))
             assert all(np.array_equal(ref[k], obs[k][b]) for k in ref)
     assert all(np.array_equal(kept[k], old[k]) for k in kept)
+
+
+def test_batched_env_imports_neither_stable_baselines3_nor_torch():
+    code = ("import sys, necro_env.envs.batched_env, training.ppo_fast as p; "
+            "print(sorted(m for m in ('stable_baselines3', 'sb3_contrib') if m in sys.modules)); "
+            "print('torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code.replace(", training.ppo_fast as p", "")], capture_output=True,
+                         text=True, check=True).stdout.split()
+    assert out == ["[]", "False"]  # the env alone: no RL framework at all
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["[]", "True"]  # ppo_fast: torch for its network, still no SB3
+
+
+def test_the_sb3_adapter_plays_exactly_the_batched_env_games(game2):
+    a, fa = _run(BatchedEnv(3, opponent={"random": 1.0, "aggressor": 1.0}, seed=4, game=game2), 120)
+    b, fb = _run(NecromundaVecEnv(3, opponent={"random": 1.0, "aggressor": 1.0}, seed=4, game=game2), 120)
+    assert fa == fb
+    for x, y in zip(a[1:], b[1:]):
+        assert all(np.array_equal(x[0][k], y[0][k]) for k in x[0])
+        assert np.array_equal(x[1], y[1]) and np.array_equal(x[2], y[2])
+
+
+@pytest.mark.parametrize("cls", [BatchedEnv, NecromundaVecEnv])
+def test_seed_sets_the_next_reset_only(game2, cls):
+    env = cls(2, seed=0, game=game2)
+    first = env.reset()
+    assert env.seed(11) == [11, 12]
+    seeded = env.reset()
+    again = env.reset()  # the seed was used once: this reset goes on from the slots' own streams
+    if cls is BatchedEnv:
+        assert all(np.array_equal(seeded[k], env.reset(seed=11)[k]) for k in seeded)
+    other = cls(2, seed=11, game=game2).reset()  # a fresh env seeded 11 starts the same games
+    assert all(np.array_equal(seeded[k], other[k]) for k in seeded)
+    assert not np.array_equal(first["fighters"], seeded["fighters"])
+    assert again["fighters"].shape == seeded["fighters"].shape
+
+
+def test_an_illegal_action_raises_naming_it_and_changes_nothing(game2):
+    env = BatchedEnv(2, seed=0, game=game2)
+    env.reset()
+    before, mask = clone_state(env.core.state), env.action_masks()
+    bad = np.array([np.flatnonzero(m)[0] for m in mask])
+    bad[0] = np.flatnonzero(~mask[0])[0]
+    with pytest.raises(IllegalActionError, match="game 0") as e:
+        env.step(bad)
+    assert str(int(bad[0])) in str(e.value)
+    with pytest.raises(ValueError, match=r"shape \(2,\)"):
+        env.step(bad[:1])
+    assert state_equal(before, env.core.state) and np.array_equal(mask, env.action_masks())
+    with pytest.raises(RuntimeError, match="reset"):
+        BatchedEnv(2, seed=0, game=game2).step(bad)
