@@ -15,6 +15,12 @@ takes the reward options of ``necro_env.envs.rewards.RewardSpec`` (draw penalty,
 approach shaping), paid inside the compiled batch. ``--eval-pairs N`` ends the run with the
 paired evaluation of ``necro-eval`` (training/evaluate.py: N seeds x both sides, the greedy
 policy against ``--eval-opponent``), so its win rate compares with the SB3 runs'.
+``--eval-every U`` also plays, every U updates (and once before the first), ``--eval-games``
+paired games per side against each ``--eval-opponent`` inside the batch (``batched_eval``:
+the greedy policy, one torch call per step, seeds 20,000+, apart from the final evaluation's),
+and prints them; with ``--keep-best`` the run ends with (saves and finally evaluates) the
+policy of the best periodic score (mean over the opponents of (wins + draws / 2) / games; a tie
+goes to the later policy).
 
 Warm start and anchor: with ``--bc-decisions N`` the run first records N learner decisions of a
 compiled heuristic (``--bc-demonstrator``, default gunline) playing the learner's side of the
@@ -48,6 +54,7 @@ DEFAULTS = dict(
     max_grad_norm=0.5, hidden=256, seed=0, opponent="random", self_play_every=10, threads=2, torch_threads=2,
     save=None, log_json=False, reward=None, eval_pairs=0, eval_opponent="random",
     bc_decisions=0, bc_demonstrator="gunline", bc_epochs=4, bc_learning_rate=1e-3, kl_coef=0.0,
+    eval_every=0, eval_games=32, keep_best=False,
 )
 CONFIG_ONLY = ("reward",)  # set in the --config file, not on the command line
 
@@ -237,6 +244,26 @@ def main(argv=None):
     n_updates = max(1, args.total_steps // batch)
     returns_log, global_step, t_start = [], 0, time.perf_counter()
     history = []
+    best = None  # (score, update, state dict) of the best periodic evaluation (--keep-best)
+
+    def periodic_eval(update):
+        nonlocal best
+        rows = [batched_eval(agent, env.game, name, args.eval_games) for name in args.eval_opponent.split(",")]
+        score = float(np.mean([(r["win"] + r["draw"] / 2) / r["games"] for r in rows]))
+        row = {"periodic_eval": update, "steps": global_step, "score": round(score, 4),
+               **{r["opponent"]: f"{r['win']}-{r['draw']}-{r['loss']}" for r in rows}}
+        history.append(row)
+        if args.log_json:
+            print(json.dumps(row), flush=True)
+        else:
+            print(f"periodic evaluation at {global_step} steps ({args.eval_games} paired games per opponent): "
+                  + ", ".join(f"{r['opponent']} {r['win']}-{r['draw']}-{r['loss']}" for r in rows)
+                  + f", score {score:.3f}", flush=True)
+        if args.keep_best and (best is None or score >= best[0]):
+            best = (score, update, copy.deepcopy(agent.state_dict()))
+
+    if args.eval_every:
+        periodic_eval(0)
     for update in range(1, n_updates + 1):
         t_env = t_net = 0.0
         for t in range(t_steps):
@@ -314,6 +341,12 @@ def main(argv=None):
                   f"env {row['env_steps_per_second']:,.0f} steps/s | env {t_env:.2f}s policy {t_net:.2f}s "
                   f"train {t_train:.2f}s | episodes {len(returns_log)} mean return {row['mean_return']}",
                   flush=True)
+        if args.eval_every and (update % args.eval_every == 0 or update == n_updates):
+            periodic_eval(update)
+    if best is not None:
+        agent.load_state_dict(best[2])
+        print(f"keep-best: the policy of update {best[1]} (periodic score {best[0]:.3f})", flush=True)
+        history.append({"kept_update": best[1], "kept_score": round(best[0], 4)})
     if args.save:
         torch.save(agent.state_dict(), args.save)
     if args.eval_pairs:
@@ -336,6 +369,27 @@ class GreedyAgent(BaseAgent):
             o = {k: torch.from_numpy(np.asarray(v))[None] for k, v in obs.items()}
             m = torch.from_numpy(np.asarray(mask, bool))[None]
             return int(self.net.masked_logits(o, m)[0].argmax())
+
+
+def batched_eval(net, game, opponent, pairs, seed0=20_000):
+    """Paired games inside the batch: for each side, ``pairs`` games (slot b: game seed
+    seed0 + b, so both sides play the same deployments and dice streams) of the greedy policy
+    against the compiled ``opponent``; the first episode of every slot counts (plain rewards:
+    +1 win, -1 loss, 0 draw or round limit)."""
+    res = {"opponent": opponent, "games": 0, "win": 0, "draw": 0, "loss": 0}
+    for side in range(game.dims.n_gangs):
+        env = BatchedEnv(pairs, opponent=opponent, seed=seed0, game=game, learner=side)
+        obs = env.reset()
+        finished = np.zeros(pairs, np.bool_)
+        while not finished.all():
+            with torch.no_grad():
+                a = net.masked_logits(to_torch(obs), torch.from_numpy(env.action_masks())).argmax(1).numpy()
+            obs, r, d, _ = env.step(a)
+            for b in np.flatnonzero(d & ~finished):
+                res["win" if r[b] > 0 else "loss" if r[b] < 0 else "draw"] += 1
+            finished |= d
+        res["games"] += pairs
+    return res
 
 
 def evaluate(agent, game, args, train_seconds, opponent):

@@ -60,3 +60,38 @@ def test_ppo_fast_warm_start_from_a_compiled_heuristic_with_a_kl_anchor(tmp_path
     assert hist[-1]["steps"] == 32 and "warm start: 32 decisions of gunline" in capsys.readouterr().out
     with pytest.raises(SystemExit, match="needs a warm start"):
         ppo_fast.main(["--num-envs", "4", "--kl-coef", "0.5", "--total-steps", "8"])
+
+
+def test_ppo_fast_periodic_batched_evaluation_and_keep_best(tmp_path, capsys):
+    """--eval-every plays paired games inside the batch before the first update and every U
+    updates; --keep-best ends the run with the best-scoring policy's weights."""
+    import torch
+
+    hist = ppo_fast.main(["--num-envs", "4", "--num-steps", "8", "--hidden", "32", "--total-steps", "64",
+                          "--num-minibatches", "2", "--update-epochs", "1", "--opponent", "aggressor",
+                          "--eval-every", "1", "--eval-games", "2", "--eval-opponent", "random,aggressor",
+                          "--keep-best", "--save", str(tmp_path / "a.pt")])
+    periodic = [h for h in hist if "periodic_eval" in h]
+    assert [h["periodic_eval"] for h in periodic] == [0, 1, 2]
+    for h in periodic:
+        for name in ("random", "aggressor"):
+            assert sum(int(x) for x in h[name].split("-")) == 4  # 2 seeds x 2 sides
+        assert 0.0 <= h["score"] <= 1.0
+    kept = hist[-1]
+    best = max(periodic, key=lambda h: (h["score"], h["periodic_eval"]))
+    assert kept["kept_update"] == best["periodic_eval"] and kept["kept_score"] == best["score"]
+    assert "keep-best: the policy of update" in capsys.readouterr().out
+    assert set(torch.load(tmp_path / "a.pt")) >= {"pi.weight", "v.weight"}
+
+
+def test_batched_eval_is_paired_and_deterministic(game2):
+    import torch
+
+    from necro_env.envs.batched_env import BatchedEnv
+
+    torch.manual_seed(0)
+    env = BatchedEnv(2, game=game2)
+    net = ppo_fast.Agent(env.observation_space, env.n_actions, 16)
+    a = ppo_fast.batched_eval(net, game2, "gunline", 3)
+    assert a == ppo_fast.batched_eval(net, game2, "gunline", 3)
+    assert a["games"] == 6 and a["win"] + a["draw"] + a["loss"] == 6
