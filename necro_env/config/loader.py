@@ -207,7 +207,9 @@ def _validate(model, data, file):
         raise from_validation_error(file, exc, model) from None
 
 
-def _load(model, path, default: str | None = None):
+def load_file(model, path, default: str | None = None):
+    """(resolved path, validated ``model``) of a YAML config file; ``path=None`` takes ``default``
+    under the config root. Errors are ``ConfigError`` naming file, field, value and what is allowed."""
     file = config_root() / default if path is None else resolve_path(path)
     if path is None and not file.is_file():
         raise ConfigError(file, "(file)", str(file), "the default config file is missing")
@@ -265,7 +267,7 @@ def _profile_row(p: S.ProfileFile) -> np.ndarray:
 
 
 def load_weapons(path=None) -> WeaponTable:
-    file, data = _load(S.WeaponsFile, path, "weapons.yaml")
+    file, data = load_file(S.WeaponsFile, path, "weapons.yaml")
     profiles = np.zeros((len(data.weapons), MAX_PROFILES, NPF), np.int32)
     for i, w in enumerate(data.weapons):
         for j, p in enumerate(w.profiles):
@@ -282,7 +284,7 @@ def load_weapons(path=None) -> WeaponTable:
 
 
 def load_armours(path=None) -> ArmourTable:
-    file, data = _load(S.ArmoursFile, path, "armour.yaml")
+    file, data = load_file(S.ArmoursFile, path, "armour.yaml")
     table = np.zeros((len(data.armours), NAF), np.int32)
     for i, a in enumerate(data.armours):
         table[i, AF_SAVE] = a.save
@@ -306,7 +308,7 @@ def _unknown(file, field, value, names, what) -> ConfigError:
 
 
 def load_house(path, armours: ArmourTable | None = None) -> House:
-    file, data = _load(S.HouseFile, path)
+    file, data = load_file(S.HouseFile, path)
     armours = armours or load_armours()
     types = {}
     for key, t in data.types.items():
@@ -323,7 +325,7 @@ def load_house(path, armours: ArmourTable | None = None) -> House:
 
 
 def load_gang(path, weapons: WeaponTable | None = None, armours: ArmourTable | None = None) -> GangSpec:
-    file, data = _load(S.GangFile, path)
+    file, data = load_file(S.GangFile, path)
     weapons = weapons or load_weapons()
     armours = armours or load_armours()
     house_file = config_root() / "houses" / f"{data.house}.yaml"
@@ -373,7 +375,7 @@ def start_condition_bits(names) -> int:
 
 
 def load_board(path) -> BoardSpec:
-    file, data = _load(S.BoardFile, path)
+    file, data = load_file(S.BoardFile, path)
     try:
         grid = S.check_board_map(data)
     except FieldProblem as problem:
@@ -387,7 +389,9 @@ def load_board(path) -> BoardSpec:
     )
 
 
-def _doors_at_start(board: BoardSpec, mode: str) -> BoardSpec:
+def doors_at_start(board: BoardSpec, mode: str) -> BoardSpec:
+    """``board`` with its doors as a scenario's ``doors_start`` says: "closed" or "open" sets
+    every door that is not locked, "map" keeps the board's own states."""
     doors = board.doors.copy()
     if mode == "closed":
         doors[doors[:, 2] == DOOR_OPEN, 2] = DOOR_CLOSED
@@ -397,7 +401,7 @@ def _doors_at_start(board: BoardSpec, mode: str) -> BoardSpec:
 
 
 def load_scenario(path=None) -> ScenarioSpec:
-    file, data = _load(S.ScenarioFile, path, "scenarios/gang_fight.yaml")
+    file, data = load_file(S.ScenarioFile, path, "scenarios/gang_fight.yaml")
     board = load_board(_resolve_inner(data.board, file, "board"))
     zones = int(board.deploy.max()) + 1
     if len(data.gangs) > zones:
@@ -407,7 +411,7 @@ def load_scenario(path=None) -> ScenarioSpec:
     gangs = tuple(
         load_gang(_resolve_inner(g, file, f"gangs[{i}]"), weapons, armours) for i, g in enumerate(data.gangs)
     )
-    board = _doors_at_start(board, data.doors_start)
+    board = doors_at_start(board, data.doors_start)
     return ScenarioSpec(data.name, board, gangs, data.round_limit, str(file), data.variant)
 
 

@@ -8,7 +8,7 @@ from typing import Annotated, Literal, Optional, Union
 from pydantic import BeforeValidator, Field, model_validator
 
 from .errors import FieldProblem
-from .loader import _load
+from .loader import load_file
 from .schemas import Strict
 
 BUILTIN_OPPONENTS = ("random", "gunline", "aggressor")
@@ -147,5 +147,5 @@ class TrainingFile(Strict):
 
 def load_training(path=None) -> TrainingFile:
     """Validate a training config (default configs/training/default.yaml); errors name file and field."""
-    _, data = _load(TrainingFile, path, "training/default.yaml")
+    _, data = load_file(TrainingFile, path, "training/default.yaml")
     return data

@@ -21,7 +21,7 @@ from ..config import (
 )
 from ..config import schemas as _schemas
 from ..config.generator import BoardDraw, generate, parse_board_arg
-from ..config.loader import _doors_at_start, _load
+from ..config.loader import doors_at_start, load_file
 from ..rulesets.necromunda.game import Game, IllegalActionError
 from ..rulesets.necromunda.state import DK_NAMES, G_DGANG, G_DK, GG_OUT
 from .encoders import FlatEncoder, make_encoder
@@ -48,7 +48,7 @@ def build_game(scenario=None, board=None, gangs=None, num_gangs=None, round_limi
     configs/gangs/ are added in name order (then the list is repeated).
     variant: the rules variant, "core" or "house_legacy" (default: the scenario's ``variant``).
     """
-    _, sdata = _load(_schemas.ScenarioFile, scenario, DEFAULT_SCENARIO)
+    _, sdata = load_file(_schemas.ScenarioFile, scenario, DEFAULT_SCENARIO)
     sc = load_scenario(scenario)
     weapons, armours = load_weapons(), load_armours()
     if board is None:
@@ -57,9 +57,9 @@ def build_game(scenario=None, board=None, gangs=None, num_gangs=None, round_limi
         board_spec = board
     elif isinstance(board, str) and board.startswith("generate:"):
         kwargs, seeds = parse_board_arg(board)
-        board_spec = _doors_at_start(generate(seed=seeds[0], **kwargs), sdata.doors_start)
+        board_spec = doors_at_start(generate(seed=seeds[0], **kwargs), sdata.doors_start)
     else:
-        board_spec = _doors_at_start(load_board(board), sdata.doors_start)
+        board_spec = doors_at_start(load_board(board), sdata.doors_start)
     if gangs is not None:
         gang_specs = [_as_gang(g, weapons, armours) for g in gangs]
         if num_gangs is not None and num_gangs != len(gang_specs):
@@ -118,7 +118,7 @@ class raw_env(AECEnv):
             self.board_seed = draw.seeds[0]
             if len(draw.seeds) > 1:
                 self.board_draw = draw
-                self._doors_start = _load(_schemas.ScenarioFile, scenario, DEFAULT_SCENARIO)[1].doors_start
+                self._doors_start = load_file(_schemas.ScenarioFile, scenario, DEFAULT_SCENARIO)[1].doors_start
                 max_doors = draw.max_doors if max_doors is None else max_doors
                 max_caskets = draw.n_caskets if max_caskets is None else max_caskets
         self.game = build_game(scenario, board, gangs, num_gangs, round_limit, max_fighters, max_weapons,
@@ -245,7 +245,7 @@ class raw_env(AECEnv):
         if self.board_draw is None:
             return
         seed, spec = self.board_draw.draw(rng)
-        spec = _doors_at_start(spec, self._doors_start)
+        spec = doors_at_start(spec, self._doors_start)
         g, d = self.game, self.game.dims
         if len(spec.doors) > d.max_doors or len(spec.caskets) > d.max_caskets:
             raise ValueError(f"generated board {spec.name} has {len(spec.doors)} doors and {len(spec.caskets)} caskets; "
