@@ -209,7 +209,7 @@ def main(argv=None):
 
     opponent = self_play if args.opponent == "self" else args.opponent
     env = BatchedEnv(args.num_envs, opponent=opponent, seed=args.seed, scenario=args.scenario,
-                           reward=args.reward)
+                     reward=args.reward)
     agent = Agent(env.observation_space, env.n_actions, args.hidden)
     opt = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
     anchor = None

@@ -69,12 +69,12 @@ def test_ppo_fast_periodic_batched_evaluation_and_keep_best(tmp_path, capsys):
 
     hist = ppo_fast.main(["--num-envs", "4", "--num-steps", "8", "--hidden", "32", "--total-steps", "64",
                           "--num-minibatches", "2", "--update-epochs", "1", "--opponent", "aggressor",
-                          "--eval-every", "1", "--eval-games", "2", "--eval-opponent", "random,aggressor",
+                          "--eval-every", "1", "--eval-games", "2", "--eval-opponent", "gunline,aggressor",
                           "--keep-best", "--save", str(tmp_path / "a.pt")])
     periodic = [h for h in hist if "periodic_eval" in h]
     assert [h["periodic_eval"] for h in periodic] == [0, 1, 2]
     for h in periodic:
-        for name in ("random", "aggressor"):
+        for name in ("gunline", "aggressor"):
             assert sum(int(x) for x in h[name].split("-")) == 4  # 2 seeds x 2 sides
         assert 0.0 <= h["score"] <= 1.0
     kept = hist[-1]
