@@ -23,9 +23,10 @@ policy of the best periodic score (mean over the opponents of (wins + draws / 2)
 goes to the later policy).
 
 Warm start and anchor: with ``--bc-decisions N`` the run first records N learner decisions of a
-compiled heuristic (``--bc-demonstrator``, default gunline) playing the learner's side of the
-same batched games (its choices drawn by ``BatchedGames.sample``, so the demonstrations cost
-compiled time only), clones them into the network (``--bc-epochs`` of masked cross-entropy),
+compiled heuristic (``--bc-demonstrator``, default gunline, or a list ``gunline,aggressor`` that
+shares the games between them; with ``--bc-winners-only`` only the games the demonstrator won
+count) playing the learner's side of the same batched games (its choices drawn by
+``BatchedGames.sample``, so the demonstrations cost compiled time only), clones them into the network (``--bc-epochs`` of masked cross-entropy),
 and keeps a frozen copy of the cloned network. ``--kl-coef`` then adds kl_coef x KL(cloned ||
 current) over the legal actions of each PPO minibatch, so PPO improves on the demonstrator
 instead of drifting away from it.
@@ -54,7 +55,7 @@ DEFAULTS = dict(
     max_grad_norm=0.5, hidden=256, seed=0, opponent="random", self_play_every=10, threads=2, torch_threads=2,
     save=None, log_json=False, reward=None, eval_pairs=0, eval_opponent="random",
     bc_decisions=0, bc_demonstrator="gunline", bc_epochs=4, bc_learning_rate=1e-3, kl_coef=0.0,
-    eval_every=0, eval_games=32, keep_best=False,
+    eval_every=0, eval_games=32, keep_best=False, bc_winners_only=False,
 )
 CONFIG_ONLY = ("reward",)  # set in the --config file, not on the command line
 
@@ -96,8 +97,10 @@ def parse_args(argv=None):
         if name not in BUILTIN_OPPONENTS:
             raise SystemExit(f"--eval-opponent must be random, gunline or aggressor (or a comma-separated list), "
                              f"got {name!r}")
-    if args.bc_demonstrator not in BUILTIN_OPPONENTS:
-        raise SystemExit(f"--bc-demonstrator must be random, gunline or aggressor, got {args.bc_demonstrator!r}")
+    for name in args.bc_demonstrator.split(","):
+        if name not in BUILTIN_OPPONENTS:
+            raise SystemExit(f"--bc-demonstrator must be random, gunline or aggressor (or a comma-separated list), "
+                             f"got {name!r}")
     return args
 
 
@@ -150,25 +153,56 @@ def to_torch(obs):
     return {k: torch.from_numpy(v) for k, v in obs.items()}
 
 
-def collect_demonstrations(env, demonstrator, n_decisions, seed):
+def collect_demonstrations(env, demonstrator, n_decisions, seed, winners_only=False):
     """``n_decisions`` (observation, mask, action) of ``demonstrator`` playing the learner's side
-    of ``env``'s games (compiled choices from its own generators); the env is reset after."""
+    of ``env``'s games (compiled choices from its own generators); the env is reset after.
+    ``demonstrator`` may be a comma-separated list: game slot b is played by the (b mod k)-th.
+    With ``winners_only`` only the decisions of games the demonstrator won are kept (``env``
+    must pay plain rewards, so that a positive final reward is a win), and recording goes on
+    until there are ``n_decisions`` of them (at most 50 x as many steps as without)."""
+    from necro_env.batch import policy_id
+    from necro_env.batch import kernels as K
     from necro_env.core.rng import seed_game
 
-    prng = np.zeros((env.num_envs, 2), np.uint64)
-    for b in range(env.num_envs):
+    names = demonstrator.split(",")
+    if winners_only and env.reward_spec != type(env.reward_spec)():
+        raise ValueError("winners_only needs an env with plain rewards (reward=None)")
+    n = env.num_envs
+    prng = np.zeros((n, 2), np.uint64)
+    for b in range(n):
         seed_game(prng, b, np.uint64(seed * 1000 + 777 + b))
-    obs, masks, acts = [], [], []
+    slot_policy = np.array([policy_id(names[b % len(names)]) for b in range(n)], np.int64)
+    obs, masks, acts, keep = [], [], [], []
+    episode = [[] for _ in range(n)]  # (step, slot) pairs of each slot's running game
+    kept = 0
     o = env.reset()
-    for _ in range(max(1, n_decisions // env.num_envs)):
-        a = env.core.sample(demonstrator, prng)
+    steps = max(1, n_decisions // n)
+    for step in range(steps * (50 if winners_only else 1)):
+        if winners_only and kept >= n_decisions:
+            break
+        a = np.full(n, -1, np.int64)
+        for pid in np.unique(slot_policy):
+            pick = slot_policy == pid
+            a[pick] = env.core.sample(next(k for k, v in K.POLICY_NAMES.items() if v == pid), prng)[pick]
         obs.append(o)
         masks.append(env.action_masks())
         acts.append(a.copy())
-        o, _, _, _ = env.step(a)
+        keep.append(np.zeros(n, np.bool_) if winners_only else np.ones(n, np.bool_))
+        o, r, d, _ = env.step(a)
+        if winners_only:
+            for b in range(n):
+                episode[b].append(step)
+                if d[b]:
+                    if r[b] > 0:
+                        for t in episode[b]:
+                            keep[t][b] = True
+                        kept += len(episode[b])
+                    episode[b] = []
     env.reset()
-    cat = {k: torch.from_numpy(np.concatenate([x[k] for x in obs])) for k in obs[0]}
-    return cat, torch.from_numpy(np.concatenate(masks)), torch.from_numpy(np.concatenate(acts))
+    sel = [np.flatnonzero(k) for k in keep]
+    cat = {key: torch.from_numpy(np.concatenate([x[key][i] for x, i in zip(obs, sel)])) for key in obs[0]}
+    return (cat, torch.from_numpy(np.concatenate([m[i] for m, i in zip(masks, sel)])),
+            torch.from_numpy(np.concatenate([x[i] for x, i in zip(acts, sel)])))
 
 
 def clone(agent, opt, demos, epochs, batch_size):
@@ -215,12 +249,20 @@ def main(argv=None):
     anchor = None
     if args.bc_decisions:
         t0 = time.perf_counter()
-        demos = collect_demonstrations(env, args.bc_demonstrator, args.bc_decisions, args.seed)
+        if args.bc_winners_only and args.opponent == "self":
+            raise SystemExit("--bc-winners-only records against the compiled opponents, not --opponent self")
+        if args.bc_winners_only:  # a plain-reward twin of the training env says who won each game
+            demo_env = BatchedEnv(args.num_envs, opponent=opponent, seed=args.seed, game=env.game)
+            demos = collect_demonstrations(demo_env, args.bc_demonstrator, args.bc_decisions, args.seed, True)
+        else:
+            demos = collect_demonstrations(env, args.bc_demonstrator, args.bc_decisions, args.seed)
         accs = clone(agent, torch.optim.Adam(agent.parameters(), lr=args.bc_learning_rate), demos, args.bc_epochs,
                      512)
+        n_demos = len(demos[2])
         del demos
         anchor = copy.deepcopy(agent).eval()
-        print(f"warm start: {args.bc_decisions} decisions of {args.bc_demonstrator}, {args.bc_epochs} epochs, "
+        print(f"warm start: {n_demos} decisions of {args.bc_demonstrator}"
+              f"{' (won games only)' if args.bc_winners_only else ''}, {args.bc_epochs} epochs, "
               f"accuracy {', '.join(f'{a:.3f}' for a in accs)} ({time.perf_counter() - t0:.0f} s)", flush=True)
     elif args.kl_coef:
         raise SystemExit("--kl-coef needs a warm start to anchor to (--bc-decisions N)")

@@ -95,3 +95,47 @@ def test_batched_eval_is_paired_and_deterministic(game2):
     a = ppo_fast.batched_eval(net, game2, "gunline", 3)
     assert a == ppo_fast.batched_eval(net, game2, "gunline", 3)
     assert a["games"] == 6 and a["win"] + a["draw"] + a["loss"] == 6
+
+
+def test_demonstrations_from_two_heuristics_of_won_games_only(game2):
+    """--bc-demonstrator a,b shares the slots between the heuristics; --bc-winners-only keeps
+    exactly the decisions of the games the demonstrator won, in order (checked by replaying the
+    unfiltered recording of the same games and keeping the won games' decisions by hand)."""
+    import numpy as np
+    import torch
+
+    from necro_env.envs.batched_env import BatchedEnv
+
+    def env():
+        return BatchedEnv(4, opponent="random", seed=0, game=game2)
+
+    obs_f, mask_f, act_f = ppo_fast.collect_demonstrations(env(), "gunline,aggressor", 100, seed=0,
+                                                          winners_only=True)
+    assert len(act_f) >= 100 and mask_f[torch.arange(len(act_f)), act_f].all()
+    obs_a, _, act_a = ppo_fast.collect_demonstrations(env(), "gunline,aggressor", 1600, seed=0)
+    acts = act_a.reshape(400, 4)
+    replay = env()
+    replay.reset()
+    keep = np.zeros((400, 4), np.bool_)
+    running, kept, stop = [[] for _ in range(4)], 0, None
+    for t in range(400):
+        if kept >= 100:
+            stop = t
+            break
+        _, r, d, _ = replay.step(acts[t].numpy())
+        for b in range(4):
+            running[b].append(t)
+            if d[b]:
+                if r[b] > 0:
+                    keep[running[b], b] = True
+                    kept += len(running[b])
+                running[b] = []
+    assert stop is not None and 0 < kept < 4 * stop  # some games won, and not every decision kept
+    sel = torch.from_numpy(keep[:stop])
+    assert torch.equal(act_f, acts[:stop][sel])
+    fighters = obs_a["fighters"].reshape((400, 4) + obs_a["fighters"].shape[1:])
+    assert torch.equal(obs_f["fighters"], fighters[:stop][sel])
+    with pytest.raises(ValueError, match="plain rewards"):
+        ppo_fast.collect_demonstrations(BatchedEnv(2, game=game2, reward={"draw": -0.5}), "gunline", 8, 0, True)
+    with pytest.raises(SystemExit, match="--bc-demonstrator must be"):
+        ppo_fast.parse_args(["--bc-demonstrator", "gunline,gunlin"])
