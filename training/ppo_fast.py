@@ -26,10 +26,10 @@ Warm start and anchor: with ``--bc-decisions N`` the run first records N learner
 compiled heuristic (``--bc-demonstrator``, default gunline, or a list ``gunline,aggressor`` that
 shares the games between them; with ``--bc-winners-only`` only the games the demonstrator won
 count) playing the learner's side of the same batched games (its choices drawn by
-``BatchedGames.sample``, so the demonstrations cost compiled time only), clones them into the network (``--bc-epochs`` of masked cross-entropy),
-and keeps a frozen copy of the cloned network. ``--kl-coef`` then adds kl_coef x KL(cloned ||
-current) over the legal actions of each PPO minibatch, so PPO improves on the demonstrator
-instead of drifting away from it.
+``BatchedGames.sample``, so the demonstrations cost compiled time only), clones them into the
+network (``--bc-epochs`` of masked cross-entropy), and keeps a frozen copy of the cloned
+network. ``--kl-coef`` then adds kl_coef x KL(cloned || current) over the legal actions of each
+PPO minibatch, so PPO improves on the demonstrator instead of drifting away from it.
 """
 from __future__ import annotations
 
@@ -97,6 +97,8 @@ def parse_args(argv=None):
         if name not in BUILTIN_OPPONENTS:
             raise SystemExit(f"--eval-opponent must be random, gunline or aggressor (or a comma-separated list), "
                              f"got {name!r}")
+    if args.bc_winners_only and args.opponent == "self":
+        raise SystemExit("--bc-winners-only records against the compiled opponents, not --opponent self")
     for name in args.bc_demonstrator.split(","):
         if name not in BUILTIN_OPPONENTS:
             raise SystemExit(f"--bc-demonstrator must be random, gunline or aggressor (or a comma-separated list), "
@@ -161,19 +163,19 @@ def collect_demonstrations(env, demonstrator, n_decisions, seed, winners_only=Fa
     must pay plain rewards, so that a positive final reward is a win), and recording goes on
     until there are ``n_decisions`` of them (at most 50 x as many steps as without)."""
     from necro_env.batch import policy_id
-    from necro_env.batch import kernels as K
     from necro_env.core.rng import seed_game
+    from necro_env.envs.rewards import RewardSpec
 
     names = demonstrator.split(",")
-    if winners_only and env.reward_spec != type(env.reward_spec)():
+    if winners_only and env.reward_spec != RewardSpec():
         raise ValueError("winners_only needs an env with plain rewards (reward=None)")
     n = env.num_envs
     prng = np.zeros((n, 2), np.uint64)
     for b in range(n):
         seed_game(prng, b, np.uint64(seed * 1000 + 777 + b))
-    slot_policy = np.array([policy_id(names[b % len(names)]) for b in range(n)], np.int64)
+    slot_of = np.arange(n) % len(names)  # slot b is played by names[b mod k]
     obs, masks, acts, keep = [], [], [], []
-    episode = [[] for _ in range(n)]  # (step, slot) pairs of each slot's running game
+    episode = [[] for _ in range(n)]  # the steps of each slot's running game
     kept = 0
     o = env.reset()
     steps = max(1, n_decisions // n)
@@ -181,9 +183,9 @@ def collect_demonstrations(env, demonstrator, n_decisions, seed, winners_only=Fa
         if winners_only and kept >= n_decisions:
             break
         a = np.full(n, -1, np.int64)
-        for pid in np.unique(slot_policy):
-            pick = slot_policy == pid
-            a[pick] = env.core.sample(next(k for k, v in K.POLICY_NAMES.items() if v == pid), prng)[pick]
+        for name in sorted(set(names), key=policy_id):  # each policy draws once per step, in id order
+            pick = np.isin(slot_of, [i for i, x in enumerate(names) if x == name])
+            a[pick] = env.core.sample(name, prng)[pick]
         obs.append(o)
         masks.append(env.action_masks())
         acts.append(a.copy())
@@ -249,8 +251,6 @@ def main(argv=None):
     anchor = None
     if args.bc_decisions:
         t0 = time.perf_counter()
-        if args.bc_winners_only and args.opponent == "self":
-            raise SystemExit("--bc-winners-only records against the compiled opponents, not --opponent self")
         if args.bc_winners_only:  # a plain-reward twin of the training env says who won each game
             demo_env = BatchedEnv(args.num_envs, opponent=opponent, seed=args.seed, game=env.game)
             demos = collect_demonstrations(demo_env, args.bc_demonstrator, args.bc_decisions, args.seed, True)

@@ -33,11 +33,8 @@ class NecromundaVecEnv(BatchedEnv, VecEnv):
     def step_wait(self):
         return BatchedEnv.step(self, self._actions)
 
-    def step(self, actions):
+    def step(self, actions):  # SB3's step_async + step_wait (BatchedEnv.step comes first in the MRO)
         return VecEnv.step(self, actions)
-
-    def seed(self, seed: int | None = None):
-        return BatchedEnv.seed(self, seed)
 
     def get_attr(self, attr_name, indices=None):
         val = getattr(self, attr_name)
