@@ -46,6 +46,8 @@ def njit(fn=None, **options):
 
     def deco(f):
         disp = numba.njit(**options)(f)  # cache=True: the cache folder is fixed here
+        if numba.config.DISABLE_JIT:  # NUMBA_DISABLE_JIT=1: numba returns the plain function
+            return disp
         disp.__class__ = OneVersionDispatcher
         return disp
 
