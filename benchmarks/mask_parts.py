@@ -13,7 +13,9 @@ microseconds per state):
 - ``reach``: one movement reachability of the active fighter at its largest budget
   (Move / Charge / Take Cover share it);
 - ``eligibility``: one pass of ``shooting.eligible`` (LOS and cover) over every fighter;
-- ``blast_points``: ``shooting.point_target_ok`` over every cell for each Blast / Smoke item.
+- ``blast_points``: ``shooting.point_target_ok`` over every cell for each Blast / Smoke item;
+- ``blast_points_bulk``: ``shooting.point_targets`` (what the mask calls: the same cells, its
+  window in range, the per-item work done once) for each Blast / Smoke item.
 
 These are parts, not a partition: the mask calls some of them several times. The figures are
 printed with the state counts they were measured on.
@@ -31,7 +33,7 @@ from necro_env.rulesets.necromunda.actions import status_sa
 from necro_env.rulesets.necromunda.legal import charge_allowance_max, fill_mask
 from necro_env.rulesets.necromunda.movement import MODE_NORMAL, reach
 from necro_env.rulesets.necromunda.query import movement
-from necro_env.rulesets.necromunda.shooting import blast_profile, eligible, point_target_ok
+from necro_env.rulesets.necromunda.shooting import blast_profile, eligible, point_target_ok, point_targets
 from necro_env.rulesets.necromunda.state import G_ACTIVE, WP_ID
 
 
@@ -111,6 +113,26 @@ def k_blast_points(s, st, reps):
     return items
 
 
+@leaf_njit
+def k_blast_points_bulk(s, st, reps):
+    h, w = st.terrain.shape
+    out = np.zeros(h * w, np.bool_)
+    items = 0
+    for b in range(s.g.shape[0]):
+        f = s.g[b, G_ACTIVE]
+        for item in range(s.wp.shape[2]):
+            wid = s.wp[b, f, item, WP_ID]
+            if wid < 0:
+                continue
+            p = blast_profile(s, st, b, f, item)
+            if p < 0:
+                continue
+            items += 1
+            for _ in range(reps):
+                point_targets(s, st, b, f, wid, p, out, 0)
+    return items
+
+
 def _timed(fn, *args):
     fn(*args[:-1], 1)  # compile / load
     t0 = time.perf_counter()
@@ -140,6 +162,8 @@ def time_parts(s, static, layout, mask, reps):
     res["eligibility_pass_us"] = round(1e6 * dt / (reps * k), 2)
     dt, items = _timed(k_blast_points, a, static, reps)
     res["blast_points_us_per_item"] = round(1e6 * dt / (reps * max(items, 1)), 2)
+    dt, items = _timed(k_blast_points_bulk, a, static, reps)
+    res["blast_points_bulk_us_per_item"] = round(1e6 * dt / (reps * max(items, 1)), 2)
     res["blast_items_per_state"] = round(items / k, 2)
     return res
 

@@ -158,16 +158,18 @@ def door_operable(s, st, b, d):
 @njit(cache=True)
 def terminal_usable(s, st, b, f, d):
     """Access Terminal (5.2): f is within 1" of a terminal of door d, which can be toggled."""
-    ds = s.door[b, d, DR_STATE]
-    if ds == DOOR_DESTROYED:
-        return False
-    if ds == DOOR_OPEN and fighter_at(s, b, st.door_xy[d, 0], st.door_xy[d, 1]) >= 0:
-        return False
+    near = False  # the cheap test first: most doors have no terminal near f
     for i in range(st.term.shape[0]):
         if st.term[i, 2] == d and clear_within1(s, st, b, s.fi[b, f, FI_X], s.fi[b, f, FI_Y], st.term[i, 0],
                                                 st.term[i, 1]):
-            return True
-    return False
+            near = True
+            break
+    if not near:
+        return False
+    ds = s.door[b, d, DR_STATE]
+    if ds == DOOR_DESTROYED:
+        return False
+    return not (ds == DOOR_OPEN and fighter_at(s, b, st.door_xy[d, 0], st.door_xy[d, 1]) >= 0)
 
 
 @njit(cache=True)

@@ -62,6 +62,25 @@ def versatile_reach(s, st, b, f, t):
 
 
 @njit(cache=True)
+def versatile_range2(s, st, b, f):
+    """The largest squared reach (Long + 1)^2 of f's usable Versatile Melee profiles, -1.0 if it
+    has none: ``versatile_reach(f, t)`` finds a profile iff t's squared centre distance is at
+    most this + 1e-9 (one pass over the weapons instead of one per target)."""
+    best = -1.0
+    for it in range(s.wp.shape[2]):
+        for p in range(st.wprof.shape[1]):
+            if not usable_in_melee(s, st, b, f, it, p):
+                continue
+            wid = s.wp[b, f, it, WP_ID]
+            if (st.wprof[wid, p, PF_TRAITS] & T_VERSATILE) == 0 or st.wprof[wid, p, PF_LONG] <= 0:
+                continue
+            r = st.wprof[wid, p, PF_LONG] + 1.0
+            if r * r > best:
+                best = r * r
+    return best
+
+
+@njit(cache=True)
 def versatile_reach_at(s, st, b, f, t, x, y):
     """``versatile_reach`` with f standing at cell (x, y) (a Ride By pause cell, 4.3 Mounted)."""
     bi = -1

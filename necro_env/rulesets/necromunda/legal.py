@@ -8,7 +8,7 @@ import numpy as np
 from ...core.jit import njit
 
 from ...core.reach import DX8, DY8, INF
-from .combat import followup_options, versatile_reach
+from .combat import followup_options, versatile_range2
 from .actions import (
     can_afford, casket_near, door_near, door_operable, duct_far_end, status_pp, status_psi, status_sa, status_se,
     clear_within1, terminal_usable, twin_sidearms, unwieldy, carry_inches, charge_allowance, retreat_budget,
@@ -24,10 +24,10 @@ from .codec import (
     A_CARRY_FIGHTER,
 )
 from .conditions import charge_d3_allowed, has_cond
-from .constants import LONG_TEMPLATE, PF_LONG, PF_SHORT, PF_TRAITS, T_BLAST, T_SMOKE, T_TEMPLATE
+from .constants import PF_TRAITS, T_BLAST, T_SMOKE, T_TEMPLATE
 from .movement import MODE_JUMP, MODE_NORMAL, cell_free_endable, has_levels, near_blocking_enemy, reach
 from .query import cell_solid, clear_rays, engaged_with, gang_of, movement, within_f
-from .shooting import arc_ok, blast_profile, eligible, point_target_ok, template_target_ok
+from .shooting import arc_ok, blast_profile, eligible, point_targets, template_target_ok
 from .codec import A_SHOOT_CELL
 from .codec import A_DEMOLISH, A_GO_PRONE, A_RIDE_BY
 from .demolitions import demolitions_item
@@ -40,7 +40,7 @@ from .state import (
     DK_BLAZE_PRONE, DK_RIDE_BY, C_MOUNTED, G_RB,
 )
 from ...core.terrain import DOOR_LOCKED
-from .weapons import can_reload, can_shoot_with, long_range
+from .weapons import can_reload, can_shoot_with
 
 @njit(cache=True)
 def rel_to_global(s, b, me, r):
@@ -130,19 +130,6 @@ def eligible_targets(s, st, b, f, omni, out):
 
 
 @njit(cache=True)
-def range_window(s, st, b, f, wid, p):
-    """Cells (x0 <= x < x1, y0 <= y < y1) that may be within range of f's profile (wid, p):
-    outside it ``shooting.band_f`` is BAND_OUT (gap = centre distance - 1 > Short and Long)."""
-    h, w = st.terrain.shape
-    if st.wprof[wid, p, PF_LONG] == LONG_TEMPLATE:
-        return 0, 0, w, h
-    r = max(long_range(s, st, b, f, wid, p), st.wprof[wid, p, PF_SHORT]) + 2
-    fx = s.fi[b, f, FI_X]
-    fy = s.fi[b, f, FI_Y]
-    return max(0, fx - r), max(0, fy - r), min(w, fx + r + 1), min(h, fy + r + 1)
-
-
-@njit(cache=True)
 def set_cells(mask, base, ok):
     for c in range(ok.shape[0]):
         if ok[c]:
@@ -215,6 +202,10 @@ def action_mask(s, st, b, lay, mask, f):
             for t in range(nf):
                 if s.fi[b, t, FI_STATE] != FS_ON or gang_of(s, b, t) == me:
                     continue
+                # every step of a path costs at least 2 half-inches (core/reach.py) and a contact
+                # cell is one cell nearer than t: a farther enemy cannot be reached
+                if max(abs(s.fi[b, t, FI_X] - fx), abs(s.fi[b, t, FI_Y] - fy)) - 1 > cmax:
+                    continue
                 if contact_cost(s, st, b, f, t, dist) <= 2 * cmax:
                     mask[lay[A_CHARGE] + global_to_rel(s, b, me, t)] = True
         if can_afford(s, b, f, A_RIDE_BY, False) and has_cond(s, b, f, C_MOUNTED):
@@ -260,12 +251,7 @@ def action_mask(s, st, b, lay, mask, f):
                     if elig[t]:
                         mask[lay[A_SHOOT] + (item * 2 + p) * nf + global_to_rel(s, b, me, t)] = True
                 if tr & (T_BLAST | T_SMOKE) and blast_profile(s, st, b, f, item) == p:  # a point (7.9)
-                    # only cells within the profile's range can pass point_target_ok
-                    x0, y0, x1, y1 = range_window(s, st, b, f, wid, p)
-                    for y in range(y0, y1):
-                        for x in range(x0, x1):
-                            if point_target_ok(s, st, b, f, wid, p, x, y):
-                                mask[lay[A_SHOOT_CELL] + item * n + y * w + x] = True
+                    point_targets(s, st, b, f, wid, p, mask, lay[A_SHOOT_CELL] + item * n)
         if can_afford(s, b, f, A_SHOOT_TWIN, False):
             i1, p1, i2, p2 = twin_sidearms(s, st, b, f)
             if i1 >= 0:
@@ -285,15 +271,14 @@ def action_mask(s, st, b, lay, mask, f):
                         and within_f(s, b, f, t, 1.0)  # with the height difference (docs/rules.md, levels)
                         and arc_ok(s, st, b, f, t, False)):
                     mask[lay[A_COUP] + global_to_rel(s, b, me, t)] = True
+        term_ok = can_afford(s, b, f, A_TERMINAL, False)
         for d in range(st.door_xy.shape[0]):
+            if term_ok and terminal_usable(s, st, b, f, d):
+                mask[lay[A_TERMINAL] + d] = True
             if not door_near(s, st, b, f, d):
-                if can_afford(s, b, f, A_TERMINAL, False) and terminal_usable(s, st, b, f, d):
-                    mask[lay[A_TERMINAL] + d] = True
                 continue
             if can_afford(s, b, f, A_OPEN_DOOR, False) and door_operable(s, st, b, d):
                 mask[lay[A_OPEN_DOOR] + d] = True
-            if can_afford(s, b, f, A_TERMINAL, False) and terminal_usable(s, st, b, f, d):
-                mask[lay[A_TERMINAL] + d] = True
             if can_afford(s, b, f, A_FORCE_DOOR, False) and s.door[b, d, DR_STATE] == DOOR_LOCKED:
                 mask[lay[A_FORCE_DOOR] + d] = True
                 if can_afford(s, b, f, A_DEMOLISH, False) and demolitions_item(s, st, b, f)[0] >= 0:
@@ -332,14 +317,18 @@ def action_mask(s, st, b, lay, mask, f):
                                 mask[lay[A_FIRE_DUCT] + (item * 2 + p) * nf + global_to_rel(s, b, me, t)] = True
     if (sa or se) and can_afford(s, b, f, A_FIGHT, False):
         # Versatile (12): during its own activation the wielder may fight a Standing enemy
-        # up to the weapon's Long range away, in its vision arc and line of sight
-        for t in range(nf):
+        # up to the weapon's Long range away (combat.versatile_reach), in its vision arc and
+        # line of sight
+        vr2 = versatile_range2(s, st, b, f)
+        for t in range(nf if vr2 >= 0 else 0):
             if (t == f or s.fi[b, t, FI_STATE] != FS_ON or gang_of(s, b, t) == me
                     or s.fi[b, t, FI_POSTURE] != PO_STANDING
                     or max(abs(s.fi[b, t, FI_X] - fx), abs(s.fi[b, t, FI_Y] - fy)) <= 1):
                 continue
-            vi, _ = versatile_reach(s, st, b, f, t)
-            if vi >= 0 and arc_ok(s, st, b, f, t, False) and clear_rays(s, st, b, f, t, False) > 0:
+            dx = s.fi[b, t, FI_X] - fx
+            dy = s.fi[b, t, FI_Y] - fy
+            if (dx * dx + dy * dy <= vr2 + 1e-9 and arc_ok(s, st, b, f, t, False)
+                    and clear_rays(s, st, b, f, t, False) > 0):
                 mask[lay[A_FIGHT] + global_to_rel(s, b, me, t)] = True
     if (sa or se) and has_cond(s, b, f, C_STARVING) and can_afford(s, b, f, A_CANNIBALISE, False):
         # Cannibalise (Basic, 4.3): a Prone and Seriously Injured fighter, friend or foe, within 1"

@@ -3,7 +3,7 @@ pinning, stray shots, knockback, twin sidearms, Blind Fire, Fire Through Ductway
 import numpy as np
 from ...core.jit import njit
 
-from ...core.geometry import point_segment_dist2
+from ...core.geometry import N_RAYS, point_segment_dist2
 from .actions import clear_within1, duct_far_end
 from .condition_effects import mounted_hit
 from .conditions import blaze_trait, has_cond
@@ -21,15 +21,15 @@ from .dice import d3, d6, two_d6
 from .events import E_BLAST, E_COOL, E_FLAME, E_HIT, E_KNOCKBACK, E_PINNED, E_SCATTER, E_SHOT, E_STRAY, E_TRAIT, emit
 from .movement import cell_free_endable, facing_towards, fall
 from .query import (
-    cell_solid, clear_rays, clear_rays_cells, closed_door_mask, cover_grade, dist2, engaged_with, gang_of, in_arc,
-    is_engaged,
+    ALL_RAYS, cell_solid, clear_rays, clear_rays_cells, closed_door_mask, cover_grade, dist2, engaged_with, gang_of,
+    in_arc, is_engaged,
 )
 from .state import (
     C_MOUNTED,
     FI_AIMED, FI_CH, FI_FACING, FI_POSTURE, FI_STATE, FI_TURN, FI_X, FI_Y, FS_ON, PO_PINNED, PO_SI, PO_STANDING,
-    WP_ID, FI_Z, WP_FLAGS, WPF_MC_USED,
+    WP_ID, FI_Z, WP_FLAGS, WPF_MC_USED, G_SMOKE0, N_SMOKE,
 )
-from .templates import add_graviton, add_smoke, angle_facing, in_flame, scatter_path, scatter_roll, under_blast
+from .templates import SMOKE_RADIUS, add_graviton, add_smoke, angle_facing, in_flame, scatter_path, scatter_roll, under_blast
 from .variant import hard_target, house_legacy
 from .weapons import can_shoot_with, firepower, grenade_ammo, long_range, strength, traits_of
 
@@ -945,6 +945,80 @@ def point_target_ok(s, st, b, f, wid, p, x, y):
     if band_f(s, st, b, f, wid, p, d2) == BAND_OUT:
         return False
     return clear_rays_cells(s, st, b, fx, fy, x, y, gang_of(s, b, f), f, -1, True) > 0
+
+
+@njit(cache=True)
+def point_window(s, st, b, f, wid, p):
+    """Cells (x0 <= x < x1, y0 <= y < y1) that may be within range of f's profile (wid, p):
+    outside it ``band_f`` is BAND_OUT (gap = centre distance - 1 > Short and Long)."""
+    h, w = st.terrain.shape
+    if st.wprof[wid, p, PF_LONG] == LONG_TEMPLATE:
+        return 0, 0, w, h
+    r = max(long_range(s, st, b, f, wid, p), st.wprof[wid, p, PF_SHORT]) + 2
+    fx = s.fi[b, f, FI_X]
+    fy = s.fi[b, f, FI_Y]
+    return max(0, fx - r), max(0, fy - r), min(w, fx + r + 1), min(h, fy + r + 1)
+
+
+@njit(cache=True)
+def point_targets(s, st, b, f, wid, p, out, base):
+    """Set out[base + y * w + x] for every cell (x, y) where ``point_target_ok(s, st, b, f, wid,
+    p, x, y)`` holds (other entries are left as they are): the same test, with what does not
+    depend on the cell (the window in range, the largest squared distance in range, the closed
+    doors, the smoke clouds) found once. tests/properties/test_mask_fast_paths.py pins the two."""
+    h, w = st.terrain.shape
+    fx = s.fi[b, f, FI_X]
+    fy = s.fi[b, f, FI_Y]
+    x0, y0, x1, y1 = point_window(s, st, b, f, wid, p)
+    # band_f is BAND_OUT exactly above some squared distance: find it (monotone in d2)
+    lo = 0
+    hi = (w + h) * (w + h) + 1
+    if band_f(s, st, b, f, wid, p, lo) == BAND_OUT:
+        return
+    while hi - lo > 1:  # invariant: lo in range, hi out of range (or beyond every cell)
+        mid = (lo + hi) // 2
+        if band_f(s, st, b, f, wid, p, mid) == BAND_OUT:
+            hi = mid
+        else:
+            lo = mid
+    d2max = lo
+    turn = s.fi[b, f, FI_TURN] != 0
+    facing = s.fi[b, f, FI_FACING]
+    closed = closed_door_mask(s, st, b)
+    sxs = np.empty(N_SMOKE, np.float64)
+    sys_ = np.empty(N_SMOKE, np.float64)
+    ns = 0
+    for i in range(N_SMOKE):
+        c = s.g[b, G_SMOKE0 + i] - 1
+        if c >= 0:
+            sxs[ns] = c % w + 0.5
+            sys_[ns] = c // w + 0.5
+            ns += 1
+    ca = fy * w + fx
+    for y in range(y0, y1):
+        for x in range(x0, x1):
+            if (x == fx and y == fy) or cell_solid(s, st, b, x, y):
+                continue
+            if (x - fx) * (x - fx) + (y - fy) * (y - fy) > d2max:
+                continue
+            if not turn and st.arc[y - fy + h - 1, x - fx + w - 1, facing] != 1:
+                continue
+            ct = y * w + x
+            wall = st.los_wall[ca, ct]
+            if wall == ALL_RAYS:
+                continue
+            hidden = False
+            for i in range(ns):  # smoke clouds block sight into, out of and through them (12)
+                if (point_segment_dist2(sxs[i], sys_[i], fx + 0.5, fy + 0.5, x + 0.5, y + 0.5)
+                        < SMOKE_RADIUS * SMOKE_RADIUS - 1e-9):
+                    hidden = True
+                    break
+            if hidden:
+                continue
+            for k in range(N_RAYS):  # a ray crossing no wall and no closed door
+                if not (wall >> k) & 1 and (st.los_door[ca, ct, k] & closed) == 0:
+                    out[base + ct] = True
+                    break
 
 
 @njit(cache=True)
