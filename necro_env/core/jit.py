@@ -14,12 +14,17 @@ picks or compiles a version: integer literals and integers narrower than 64 bits
 does for any numba call, so results are unchanged (an ``int16`` is promoted to ``int64`` by
 numba's arithmetic anyway); only compile-time specialisation on constant values is lost.
 Calls from Python keep numba's own typing (Python ints are ``int64`` already).
+
+They are also compiled by :class:`~necro_env.core.borrowed_args.BorrowedArgsCompiler`, whose
+functions borrow their arguments instead of reference-counting them (that module's docstring).
 """
 from __future__ import annotations
 
 import numba
 from numba.core import types
 from numba.core.registry import CPUDispatcher
+
+from .borrowed_args import BorrowedArgsCompiler
 
 
 def widen(t):
@@ -43,6 +48,8 @@ class OneVersionDispatcher(CPUDispatcher):
 def njit(fn=None, **options):
     """``numba.njit(**options)`` with :class:`OneVersionDispatcher` (module docstring).
     ``inline="always"`` functions are expanded into their callers and never dispatched."""
+
+    options.setdefault("pipeline_class", BorrowedArgsCompiler)
 
     def deco(f):
         disp = numba.njit(**options)(f)  # cache=True: the cache folder is fixed here
