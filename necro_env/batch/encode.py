@@ -94,7 +94,10 @@ def encode_game(game, gang: int):
     if cache is None or cache[0] is not t or cache[1] is not t._static_block:
         cache = (t, t._static_block, entity_tables(game, s))
         game.__dict__["_entity_kernel"] = cache
-    f, bd, gl = alloc_entity(game, 1)
+    # fresh arrays (the caller keeps them); the kernel writes every value
+    f = np.empty((1, t.nf, E.NF_BASE + t.mw * E.NW_FEAT), np.float32)
+    bd = np.empty((1, E.N_BOARD, t.h, t.w), np.float32)
+    gl = np.empty((1, E.N_GLOBAL), np.float32)
     encode_entity(s, 0, gang, cache[2], f, bd, gl, 0)
     return f[0], bd[0], gl[0]
 

@@ -190,9 +190,10 @@ class raw_env(AECEnv):
 
     def observe(self, agent):
         gang = self.agent_name_mapping[agent]
-        mask = np.zeros(self.n_actions, np.int8)
         if not self._ended and agent == self.agent_selection:
-            mask[:] = self.game.mask[0]
+            mask = self.game.mask[0].astype(np.int8)
+        else:
+            mask = np.zeros(self.n_actions, np.int8)
         return {"observation": self.encoder.encode(self.game, gang), "action_mask": mask}
 
     def state(self):
