@@ -154,6 +154,7 @@ class ScenarioSpec:
     round_limit: int
     source: str
     variant: str = "core"  # rules variant: "core" or "house_legacy"
+    doors_start: str = "closed"  # how a board given instead of the scenario's starts (doors_at_start)
 
 
 # ---------------------------------------------------------------------------
@@ -412,7 +413,7 @@ def load_scenario(path=None) -> ScenarioSpec:
         load_gang(_resolve_inner(g, file, f"gangs[{i}]"), weapons, armours) for i, g in enumerate(data.gangs)
     )
     board = doors_at_start(board, data.doors_start)
-    return ScenarioSpec(data.name, board, gangs, data.round_limit, str(file), data.variant)
+    return ScenarioSpec(data.name, board, gangs, data.round_limit, str(file), data.variant, data.doors_start)
 
 
 # ---------------------------------------------------------------------------

@@ -19,15 +19,12 @@ from pettingzoo.utils import wrappers
 from ..config import (
     BoardSpec, GangSpec, config_root, load_armours, load_board, load_gang, load_scenario, load_weapons,
 )
-from ..config import schemas as _schemas
 from ..config.generator import BoardDraw, generate, parse_board_arg
-from ..config.loader import doors_at_start, load_file
+from ..config.loader import ScenarioSpec, doors_at_start
 from ..rulesets.necromunda.game import Game, IllegalActionError
 from ..rulesets.necromunda.state import DK_NAMES, G_DGANG, G_DK, GG_OUT
 from .encoders import FlatEncoder, make_encoder
 from .render_text import render_text
-
-DEFAULT_SCENARIO = "scenarios/gang_fight.yaml"
 
 
 def _as_gang(g, weapons, armours) -> GangSpec:
@@ -38,7 +35,7 @@ def build_game(scenario=None, board=None, gangs=None, num_gangs=None, round_limi
                max_weapons=4, max_doors=None, max_caskets=None, variant=None) -> Game:
     """A ``Game`` from a scenario file with optional overrides (the env constructor's arguments).
 
-    scenario: path (default configs/scenarios/gang_fight.yaml). board: a board
+    scenario: path (default configs/scenarios/gang_fight.yaml) or a loaded ``ScenarioSpec``. board: a board
     path or ``BoardSpec`` replacing the scenario's (the scenario's
     ``doors_start`` still applies to a path), or ``"generate:KIND:SEED[:options]"``
     for a generated board (docs/boards.md; a seed range gives its first seed's
@@ -48,8 +45,7 @@ def build_game(scenario=None, board=None, gangs=None, num_gangs=None, round_limi
     configs/gangs/ are added in name order (then the list is repeated).
     variant: the rules variant, "core" or "house_legacy" (default: the scenario's ``variant``).
     """
-    _, sdata = load_file(_schemas.ScenarioFile, scenario, DEFAULT_SCENARIO)
-    sc = load_scenario(scenario)
+    sc = scenario if isinstance(scenario, ScenarioSpec) else load_scenario(scenario)
     weapons, armours = load_weapons(), load_armours()
     if board is None:
         board_spec = sc.board
@@ -57,9 +53,9 @@ def build_game(scenario=None, board=None, gangs=None, num_gangs=None, round_limi
         board_spec = board
     elif isinstance(board, str) and board.startswith("generate:"):
         kwargs, seeds = parse_board_arg(board)
-        board_spec = doors_at_start(generate(seed=seeds[0], **kwargs), sdata.doors_start)
+        board_spec = doors_at_start(generate(seed=seeds[0], **kwargs), sc.doors_start)
     else:
-        board_spec = doors_at_start(load_board(board), sdata.doors_start)
+        board_spec = doors_at_start(load_board(board), sc.doors_start)
     if gangs is not None:
         gang_specs = [_as_gang(g, weapons, armours) for g in gangs]
         if num_gangs is not None and num_gangs != len(gang_specs):
@@ -113,15 +109,16 @@ class raw_env(AECEnv):
         # board="generate:KIND:SEEDS" with several seeds: a new generated board at every reset (docs/boards.md)
         self.board_draw = None
         self.board_seed = None  # the generated board's seed (None for a board file)
+        sc = load_scenario(scenario)  # read once, here; build_game takes the loaded spec
+        self._doors_start = sc.doors_start
         if isinstance(board, str) and board.startswith("generate:"):
             draw = BoardDraw(board)
             self.board_seed = draw.seeds[0]
             if len(draw.seeds) > 1:
                 self.board_draw = draw
-                self._doors_start = load_file(_schemas.ScenarioFile, scenario, DEFAULT_SCENARIO)[1].doors_start
                 max_doors = draw.max_doors if max_doors is None else max_doors
                 max_caskets = draw.n_caskets if max_caskets is None else max_caskets
-        self.game = build_game(scenario, board, gangs, num_gangs, round_limit, max_fighters, max_weapons,
+        self.game = build_game(sc, board, gangs, num_gangs, round_limit, max_fighters, max_weapons,
                                max_doors, max_caskets, variant)
         self.render_mode = render_mode
         self._window = None  # render_mode="human": a necro_env.render.rgb.HumanWindow, opened on first render

@@ -578,6 +578,27 @@ def test_doors_start_modes(tmp_path):
             doors_start: {mode}
         """)
         assert set(load_scenario(scen).board.doors[:, 2].tolist()) == expect
+        assert load_scenario(scen).doors_start == mode
+
+
+def test_build_game_takes_a_loaded_scenario(tmp_path):
+    """build_game(ScenarioSpec) is build_game(path): the spec carries doors_start, which applies to
+    a board given instead of the scenario's (the env reads the scenario file once)."""
+    from necro_env.envs.necromunda_env import build_game
+
+    scen = write(tmp_path, "scen.yaml", """
+        name: test
+        board: boards/zm_corridors.yaml
+        gangs: [gangs/escher.yaml, gangs/van_saar.yaml]
+        round_limit: 5
+        doors_start: open
+    """)
+    spec = load_scenario(scen)
+    for board in (None, "boards/zm_hall.yaml"):
+        a, b = build_game(scen, board=board), build_game(spec, board=board)
+        assert np.array_equal(a.board.doors, b.board.doors) and a.round_limit == b.round_limit == 5
+        if board is not None:
+            assert DOOR_CLOSED not in set(b.board.doors[:, 2].tolist())  # "open" applied to the override
 
 
 def test_training_config_errors_name_the_field(tmp_path):
