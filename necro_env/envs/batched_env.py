@@ -18,7 +18,10 @@ episode start (from the slot's player PRNG); every other gang is played inside t
 The API is the vector-env one without the framework: ``reset(seed=None) -> obs``,
 ``step(actions) -> (obs, rewards, dones, infos)``, ``action_masks()``. Observations are the
 ``entity`` encoding (``Dict(fighters, board, globals)``, computed by the compiled twin of
-``EntityEncoder``), always from the learner's side, in fresh arrays at every step. Rewards
+``EntityEncoder``), always from the learner's side. Each step's observation is in arrays of
+its own: arrays the env returned earlier are written again only once nothing but the env refers
+to them (the caller dropped them, and no view or tensor shares their memory), which saves the
+page faults of fresh 35 KB-per-game arrays; arrays the caller still holds never change. Rewards
 follow ``reward`` (a ``RewardSpec`` or its dict, as ``NecromundaGymEnv(reward=...)``; default
 +1 win, -1 loss, 0 draw or round limit): the change of the shaping potential between two
 learner decisions (``necro_env.batch.shaping``), plus the terminal reward on the learner's step
@@ -32,6 +35,8 @@ that drives it directly (training/ppo_fast.py) starts without Stable-Baselines3.
 ``necro_env.envs.vector_env.NecromundaVecEnv`` is the same env as an SB3 ``VecEnv``.
 """
 from __future__ import annotations
+
+import sys
 
 import numpy as np
 from gymnasium import spaces
@@ -92,6 +97,7 @@ class BatchedEnv:
         n = num_envs
         self.obs_shapes = [(n,) + a.shape[1:] for a in alloc_entity(self.game, 0)]
         self.term = alloc_entity(self.game, n)
+        self._obs_pool = []  # observation arrays returned before, reused once only the pool holds them
         self.side = np.zeros(n, np.int64)
         self.oslot = np.zeros(n if len(self.mix_names) else 0, np.int64)
         self.ep = np.zeros((n, K.N_EP), np.float64)
@@ -118,10 +124,29 @@ class BatchedEnv:
                 raise IllegalActionError(acts, "the neural opponent returned an illegal or misshaped action")
             self._run(K.OP_ENV_EXTERNAL, idx=idx, actions=acts)
 
+    POOL = 4  # observation triples kept for reuse
+
+    @staticmethod
+    def _refcounts(trip):
+        return [sys.getrefcount(a) for a in trip]
+
+    # what _refcounts reports for arrays only a pool tuple holds (measured, not assumed: the
+    # interpreter's own references vary between Python versions)
+    _FREE = max(_refcounts.__func__((np.empty(1),)))
+
+    def _obs_arrays(self):
+        """Arrays for the next observation: a triple returned before that nobody else refers to
+        any more (module docstring), else new ones (np.empty: the kernel sets every value)."""
+        for trip in self._obs_pool:
+            if max(self._refcounts(trip)) <= self._FREE:
+                return trip
+        trip = tuple(np.empty(shape, np.float32) for shape in self.obs_shapes)
+        if len(self._obs_pool) < self.POOL:
+            self._obs_pool.append(trip)
+        return trip
+
     def _observe(self):
-        # fresh arrays every step (the caller may keep them), written once by the kernel, which
-        # sets every value (np.empty is safe and saves a copy of ~35 KB per game)
-        f, bd, gl = (np.empty(shape, np.float32) for shape in self.obs_shapes)
+        f, bd, gl = self._obs_arrays()
         K.encode_all(self.core.state, self.et, self.side, f, bd, gl)
         return {"fighters": f, "board": bd, "globals": gl}
 

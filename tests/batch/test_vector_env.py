@@ -130,6 +130,37 @@ def test_observations_are_fresh_arrays_equal_to_the_entity_encoder(game2):
     assert all(np.array_equal(kept[k], old[k]) for k in kept)
 
 
+def test_observation_arrays_are_reused_only_once_nothing_else_holds_them(game2):
+    """BatchedEnv writes an earlier observation's arrays again only after the caller dropped them:
+    arrays still held (directly, through a view or shared with a torch tensor) keep their values;
+    dropped ones are reused (no fresh 35 KB-per-game allocation) and hold the new observation."""
+    import torch
+
+    env = BatchedEnv(3, seed=4, game=game2)
+    prng = _prng(3, 1)
+    held = env.reset()
+    view = held["board"][1:]
+    tensor = torch.as_tensor(env.step(_random_actions(env, prng))[0]["fighters"])
+    kept = ({k: v.copy() for k, v in held.items()}, view.copy(), tensor.clone())
+    addresses = set()
+    for _ in range(6):
+        obs = env.step(_random_actions(env, prng))[0]
+        addresses.add(obs["board"].ctypes.data)
+        del obs
+    assert all(np.array_equal(kept[0][k], held[k]) for k in held)
+    assert np.array_equal(kept[1], view) and torch.equal(kept[2], tensor)
+    assert len(addresses) == 1  # the dropped arrays came back each step
+    twin = NecromundaVecEnv(3, seed=4, game=game2)  # the SB3 adapter's games are the same
+    twin.reset()
+    prng = _prng(3, 1)
+    env = BatchedEnv(3, seed=4, game=game2)
+    env.reset()
+    for _ in range(8):
+        a = _random_actions(env, prng)
+        x, y = env.step(a)[0], twin.step(a)[0]
+        assert all(np.array_equal(x[k], y[k]) for k in x)
+
+
 def test_batched_env_imports_neither_stable_baselines3_nor_torch():
     code = ("import sys, necro_env.envs.batched_env, training.ppo_fast as p; "
             "print(sorted(m for m in ('stable_baselines3', 'sb3_contrib') if m in sys.modules)); "
