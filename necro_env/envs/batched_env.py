@@ -21,7 +21,8 @@ The API is the vector-env one without the framework: ``reset(seed=None) -> obs``
 ``EntityEncoder``), always from the learner's side. Each step's observation is in arrays of
 its own: arrays the env returned earlier are written again only once nothing but the env refers
 to them (the caller dropped them, and no view or tensor shares their memory), which saves the
-page faults of fresh 35 KB-per-game arrays; arrays the caller still holds never change. Rewards
+page faults of fresh 35 KB-per-game arrays; arrays the caller still holds never change. The env
+keeps up to ``BatchedEnv.POOL`` (4) observations' arrays for this, about 140 MB at 1,024 games. Rewards
 follow ``reward`` (a ``RewardSpec`` or its dict, as ``NecromundaGymEnv(reward=...)``; default
 +1 win, -1 loss, 0 draw or round limit): the change of the shaping potential between two
 learner decisions (``necro_env.batch.shaping``), plus the terminal reward on the learner's step
