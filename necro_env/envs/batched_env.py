@@ -53,6 +53,15 @@ from .rewards import RewardSpec
 from .necromunda_env import build_game
 
 
+def _refcounts(arrays):
+    return [sys.getrefcount(a) for a in arrays]
+
+
+# what _refcounts reports for arrays only a pool tuple holds (measured, not assumed: the
+# interpreter's own references vary between Python versions)
+_FREE = max(_refcounts((np.empty(1),)))
+
+
 class BatchedEnv:
     """``num_envs`` batched Necromunda games with the learner's side encoded (module docstring).
 
@@ -127,19 +136,11 @@ class BatchedEnv:
 
     POOL = 4  # observation triples kept for reuse
 
-    @staticmethod
-    def _refcounts(trip):
-        return [sys.getrefcount(a) for a in trip]
-
-    # what _refcounts reports for arrays only a pool tuple holds (measured, not assumed: the
-    # interpreter's own references vary between Python versions)
-    _FREE = max(_refcounts.__func__((np.empty(1),)))
-
     def _obs_arrays(self):
         """Arrays for the next observation: a triple returned before that nobody else refers to
         any more (module docstring), else new ones (np.empty: the kernel sets every value)."""
         for trip in self._obs_pool:
-            if max(self._refcounts(trip)) <= self._FREE:
+            if max(_refcounts(trip)) <= _FREE:
                 return trip
         trip = tuple(np.empty(shape, np.float32) for shape in self.obs_shapes)
         if len(self._obs_pool) < self.POOL:

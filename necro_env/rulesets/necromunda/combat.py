@@ -62,21 +62,27 @@ def versatile_reach(s, st, b, f, t):
 
 
 @njit(cache=True)
+def versatile_profile_reach2(s, st, b, f, it, p):
+    """The squared reach (Long + 1)^2 of f's item ``it`` profile p if it is a usable Melee profile
+    with Versatile and a Long range (12), else -1.0."""
+    if not usable_in_melee(s, st, b, f, it, p):
+        return -1.0
+    wid = s.wp[b, f, it, WP_ID]
+    if (st.wprof[wid, p, PF_TRAITS] & T_VERSATILE) == 0 or st.wprof[wid, p, PF_LONG] <= 0:
+        return -1.0
+    r = st.wprof[wid, p, PF_LONG] + 1.0
+    return r * r
+
+
+@njit(cache=True)
 def versatile_range2(s, st, b, f):
-    """The largest squared reach (Long + 1)^2 of f's usable Versatile Melee profiles, -1.0 if it
-    has none: ``versatile_reach(f, t)`` finds a profile iff t's squared centre distance is at
-    most this + 1e-9 (one pass over the weapons instead of one per target)."""
+    """The largest squared reach of f's usable Versatile profiles, -1.0 if it has none:
+    ``versatile_reach(f, t)`` finds a profile iff t's squared centre distance is at most this
+    + 1e-9 (one pass over the weapons instead of one per target)."""
     best = -1.0
     for it in range(s.wp.shape[2]):
         for p in range(st.wprof.shape[1]):
-            if not usable_in_melee(s, st, b, f, it, p):
-                continue
-            wid = s.wp[b, f, it, WP_ID]
-            if (st.wprof[wid, p, PF_TRAITS] & T_VERSATILE) == 0 or st.wprof[wid, p, PF_LONG] <= 0:
-                continue
-            r = st.wprof[wid, p, PF_LONG] + 1.0
-            if r * r > best:
-                best = r * r
+            best = max(best, versatile_profile_reach2(s, st, b, f, it, p))
     return best
 
 
@@ -91,13 +97,8 @@ def versatile_reach_at(s, st, b, f, t, x, y):
     d2 = dx * dx + dy * dy
     for it in range(s.wp.shape[2]):
         for p in range(st.wprof.shape[1]):
-            if not usable_in_melee(s, st, b, f, it, p):
-                continue
-            wid = s.wp[b, f, it, WP_ID]
-            if (st.wprof[wid, p, PF_TRAITS] & T_VERSATILE) == 0 or st.wprof[wid, p, PF_LONG] <= 0:
-                continue
-            r = st.wprof[wid, p, PF_LONG] + 1.0
-            if d2 > r * r + 1e-9:
+            r2 = versatile_profile_reach2(s, st, b, f, it, p)
+            if r2 < 0 or d2 > r2 + 1e-9:
                 continue
             sc = melee_score(s, st, b, f, it, p)
             if sc > bs:
