@@ -12,6 +12,7 @@ microseconds per state):
 - ``clear_count``: clearing and counting the mask row alone (part of every fill);
 - ``reach``: one movement reachability of the active fighter at its largest budget
   (Move / Charge / Take Cover share it);
+- ``build_masks``: the movement masks that ``reach`` builds before its search (part of ``reach``);
 - ``eligibility``: one pass of ``shooting.eligible`` (LOS and cover) over every fighter;
 - ``blast_points``: ``shooting.point_target_ok`` over every cell for each Blast / Smoke item;
 - ``blast_points_bulk``: ``shooting.point_targets`` (what the mask calls: the same cells, its
@@ -31,7 +32,7 @@ import numpy as np
 from necro_env._numba_cache import leaf_njit
 from necro_env.rulesets.necromunda.actions import status_sa
 from necro_env.rulesets.necromunda.legal import charge_allowance_max, fill_mask
-from necro_env.rulesets.necromunda.movement import MODE_NORMAL, reach
+from necro_env.rulesets.necromunda.movement import MODE_NORMAL, build_masks, reach
 from necro_env.rulesets.necromunda.query import movement
 from necro_env.rulesets.necromunda.shooting import blast_profile, eligible, point_target_ok, point_targets
 from necro_env.rulesets.necromunda.state import G_ACTIVE, WP_ID
@@ -72,6 +73,27 @@ def k_reach(s, st, reps):
         budget = 2 * max(movement(s, b, f), charge_allowance_max(s, st, b, f))
         for _ in range(reps):
             reach(s, st, b, f, budget, MODE_NORMAL, -1, dist, prev, endable)
+        done += 1
+    return done
+
+
+@leaf_njit
+def k_build_masks(s, st, reps):
+    h, w = st.terrain.shape
+    n = h * w
+    enter = np.empty(n, np.bool_)
+    solid = np.empty(n, np.bool_)
+    extra = np.empty(n, np.int32)
+    terminal = np.empty(n, np.bool_)
+    endable = np.empty(n, np.bool_)
+    done = 0
+    for b in range(s.g.shape[0]):
+        f = s.g[b, G_ACTIVE]
+        if not status_sa(s, b, f):
+            continue
+        budget = 2 * max(movement(s, b, f), charge_allowance_max(s, st, b, f))
+        for _ in range(reps):
+            build_masks(s, st, b, f, MODE_NORMAL, -1, enter, solid, extra, terminal, endable)
         done += 1
     return done
 
@@ -158,6 +180,8 @@ def time_parts(s, static, layout, mask, reps):
     dt, nr = _timed(k_reach, a, static, reps)
     res["reach_us"] = round(1e6 * dt / (reps * max(nr, 1)), 2)
     res["reach_states"] = int(nr)
+    dt, nr = _timed(k_build_masks, a, static, reps)
+    res["build_masks_us"] = round(1e6 * dt / (reps * max(nr, 1)), 2)
     dt, _ = _timed(k_eligibility, a, static, reps)
     res["eligibility_pass_us"] = round(1e6 * dt / (reps * k), 2)
     dt, items = _timed(k_blast_points, a, static, reps)

@@ -188,3 +188,49 @@ def test_shooting_rows_equal_their_predicates(seed):
     twin = sa and can_afford(s, 0, f, A_SHOOT_TWIN, False) and twin_sidearms(s, st_, 0, f)[0] >= 0
     at = lay[A_SHOOT_TWIN]
     assert np.array_equal(mask[at:at + nf], aim & twin), f"seed {seed}: twin Shoot"
+
+
+@settings(PROFILE, max_examples=40)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_movement_masks_follow_cell_solid(seed):
+    """``movement.build_masks`` writes the terrain without ``query.cell_solid``'s per-cell branches
+    and then the closed and locked doors (docs/performance.md, "What was done"): ``solid`` is
+    ``cell_solid`` on every cell, obstacles cost their 1" extra, and away from fighters and
+    caskets a cell may be entered iff it is not solid and ended in iff it is neither solid nor
+    an obstacle (rules 1.2, 6.1)."""
+    from necro_env.core.terrain import TER_OBSTACLE
+    from necro_env.rulesets.necromunda.movement import MODE_CHARGE, MODE_NORMAL, OBSTACLE_EXTRA, build_masks
+    from necro_env.rulesets.necromunda.query import cell_solid
+    from necro_env.rulesets.necromunda.state import CK_STATE, CK_X, CK_Y
+
+    game, rng = random_game(seed)
+    s, st_ = game.state, game.static
+    f = game.active_fighter
+    n = H * W
+    near = np.zeros((H, W), bool)  # cells a fighter, the 1" rule or a casket may change
+    for e in range(s.fi.shape[1]):
+        if s.fi[0, e, FI_STATE] == FS_ON:
+            x, y = int(s.fi[0, e, FI_X]), int(s.fi[0, e, FI_Y])
+            near[max(0, y - 1):y + 2, max(0, x - 1):x + 2] = True
+    for k in range(s.casket.shape[1]):
+        if s.casket[0, k, CK_STATE] != 0:
+            near[s.casket[0, k, CK_Y], s.casket[0, k, CK_X]] = True
+    enemies = [e for e in range(s.fi.shape[1])
+               if s.fi[0, e, FI_STATE] == FS_ON and gang_of(s, 0, e) != gang_of(s, 0, f)]
+    for mode, target in ((MODE_NORMAL, -1), (MODE_CHARGE, enemies[0] if enemies else -1)):
+        if target < 0 and mode == MODE_CHARGE:
+            continue
+        enter, solid, terminal, endable = (np.ones(n, np.bool_) for _ in range(4))
+        extra = np.full(n, -7, np.int32)
+        build_masks(s, st_, 0, f, mode, target, enter, solid, extra, terminal, endable)
+        for y in range(H):
+            for x in range(W):
+                c = y * W + x
+                sol = bool(cell_solid(s, st_, 0, x, y))
+                ob = st_.terrain[y, x] == TER_OBSTACLE
+                assert solid[c] == sol, (seed, x, y)
+                assert extra[c] == (OBSTACLE_EXTRA if ob else 0), (seed, x, y)
+                if not near[y, x]:
+                    assert enter[c] == (not sol), (seed, mode, x, y)
+                    assert endable[c] == (not sol and not ob), (seed, mode, x, y)
+                    assert not terminal[c], (seed, mode, x, y)

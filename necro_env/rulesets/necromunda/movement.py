@@ -22,7 +22,7 @@ import numpy as np
 from ...core.jit import njit
 
 from ...core.reach import HOW_JUMP, HOW_LEAP, SLOW, dijkstra, dijkstra_levels
-from ...core.terrain import FEAT_LADDER, FEAT_RAILING, FEAT_STAIRS, TER_OBSTACLE, TER_WALL
+from ...core.terrain import DOOR_CLOSED, DOOR_LOCKED, FEAT_LADDER, FEAT_RAILING, FEAT_STAIRS, TER_OBSTACLE, TER_WALL
 from .damage import resolve_hit
 from .dice import d6
 from .events import E_FALL, E_INIT, E_MOVE, E_PINNED, E_STANDUP_ENGAGED, emit
@@ -30,7 +30,7 @@ from .query import cell_solid, gang_of, initiative, standing
 from .templates import under_blast
 from .variant import house_legacy
 from .state import (
-    CK_STATE, CK_X, CK_Y, EV_ACTOR, EV_KIND, FI_ACTS, FI_FACING, FI_MOVED, FI_POSTURE, FI_STATE, FI_STOOD, FI_TURN,
+    CK_STATE, CK_X, CK_Y, DR_STATE, EV_ACTOR, EV_KIND, FI_ACTS, FI_FACING, FI_MOVED, FI_POSTURE, FI_STATE, FI_STOOD, FI_TURN,
     FI_X, FI_Y, FI_Z, FS_ON, G_EVN,
     PO_PINNED, PO_SI, PO_STANDING, C_MOUNTED, FI_COND, G_GRAV0, G_GRAVD0, N_GRAV,
 )
@@ -79,15 +79,29 @@ def near_z(s, b, e, st, x, y):
 def build_masks(s, st, b, f, mode, target, enter, solid, extra, terminal, endable):
     h, w = st.terrain.shape
     ga = gang_of(s, b, f)
+    # terrain first, without branches (door cells as floor), then the closed and locked doors:
+    # the same masks as ``query.cell_solid`` per cell (tests/properties/test_mask_fast_paths.py).
+    # ``ter`` bound once: read as ``st.terrain`` inside the loop, LLVM does not vectorise it
+    # (1.4 us instead of 0.12 us on 24 x 24, benchmarks/mask_parts.py build_masks)
+    ter = st.terrain
     for y in range(h):
         for x in range(w):
             c = y * w + x
-            sol = cell_solid(s, st, b, x, y)
+            t = ter[y, x]
+            sol = t == TER_WALL
+            ob = t == TER_OBSTACLE
             solid[c] = sol
             enter[c] = not sol
-            extra[c] = OBSTACLE_EXTRA if st.terrain[y, x] == TER_OBSTACLE else 0
+            extra[c] = OBSTACLE_EXTRA if ob else 0
             terminal[c] = False
-            endable[c] = (not sol) and st.terrain[y, x] != TER_OBSTACLE
+            endable[c] = not (sol or ob)
+    for d in range(st.door_xy.shape[0]):
+        ds = s.door[b, d, DR_STATE]
+        if (ds == DOOR_CLOSED or ds == DOOR_LOCKED) and st.door_xy[d, 0] >= 0:
+            c = st.door_xy[d, 1] * w + st.door_xy[d, 0]
+            solid[c] = True
+            enter[c] = False
+            endable[c] = False
     for k in range(s.casket.shape[1]):
         if s.casket[b, k, CK_STATE] != 0:
             c = s.casket[b, k, CK_Y] * w + s.casket[b, k, CK_X]
