@@ -19,6 +19,7 @@ from collections import namedtuple
 import numpy as np
 
 from .._numba_cache import leaf_njit
+from ..core.fastcall import Pinned
 from ..envs import encoders as E
 from ..envs import markers as M
 from ..rulesets.necromunda.state import (
@@ -98,7 +99,7 @@ def encode_game(game, gang: int):
     f = np.empty((1, t.nf, E.NF_BASE + t.mw * E.NW_FEAT), np.float32)
     bd = np.empty((1, E.N_BOARD, t.h, t.w), np.float32)
     gl = np.empty((1, E.N_GLOBAL), np.float32)
-    encode_entity(s, 0, gang, cache[2], f, bd, gl, 0)
+    _ENCODE(s, 0, gang, cache[2], f, bd, gl, 0)
     return f[0], bd[0], gl[0]
 
 
@@ -118,7 +119,13 @@ def _clip01(v):
 @leaf_njit
 def encode_fighters(s, b, gang, et, out):
     """``EntityEncoder.fighters``: out[NF, F] for game b seen by ``gang``."""
+    # the tables bound once: read through ``et`` inside the loops they are not vectorised
     fc = et.fcol
+    fstatic = et.fstatic
+    code_tab = et.code_tab
+    code_cols = et.code_cols
+    code_w = et.code_w
+    perm = et.perm
     nf = out.shape[0]
     mf = nf // s.gang.shape[1]
     ncode = fc[FC_NCODE]
@@ -128,15 +135,15 @@ def encode_fighters(s, b, gang, et, out):
     one = np.float32(1.0)
     sixth = np.float32(1.0 / 6.0)
     for r in range(nf):
-        f = et.perm[gang, r]
+        f = perm[gang, r]
         for c in range(out.shape[1]):
-            out[r, c] = et.fstatic[gang, r, c]
+            out[r, c] = fstatic[gang, r, c]
         code = 0
-        for k in range(et.code_cols.shape[0]):
-            code += s.fi[b, f, et.code_cols[k]] * et.code_w[k]
+        for k in range(code_cols.shape[0]):
+            code += s.fi[b, f, code_cols[k]] * code_w[k]
         for c in range(ncode):
-            out[r, c] = et.code_tab[code, c]
-        on = et.code_tab[code, 1]
+            out[r, c] = code_tab[code, c]
+        on = code_tab[code, 1]
         out[r, fc[FC_X]] = np.float32(s.fi[b, f, FI_X]) * (on * et.inv_wh[0])
         out[r, fc[FC_Y]] = np.float32(s.fi[b, f, FI_Y]) * (on * et.inv_wh[1])
         fl = s.fi[b, f, FI_FLESH]
@@ -156,13 +163,13 @@ def encode_fighters(s, b, gang, et, out):
     for r in range(nf):
         if out[r, stc] == 0.0:
             continue
-        f = et.perm[gang, r]
+        f = perm[gang, r]
         x = s.fi[b, f, FI_X]
         y = s.fi[b, f, FI_Y]
         for r2 in range(nf):
             if r2 // mf == r // mf or out[r2, stc] == 0.0:
                 continue
-            f2 = et.perm[gang, r2]
+            f2 = perm[gang, r2]
             d = max(abs(s.fi[b, f2, FI_X] - x), abs(s.fi[b, f2, FI_Y] - y))
             if d == 1 and s.fi[b, f2, FI_Z] == s.fi[b, f, FI_Z]:  # base contact: same floor height
                 out[r, fc[FC_ENGAGED]] = one
@@ -243,7 +250,12 @@ def encode_board(s, b, gang, et, out):
     """``EntityEncoder.board``: out[C, H, W] for game b seen by ``gang``."""
     h = out.shape[1]
     w = out.shape[2]
-    out[:, :, :] = et.planes[gang]
+    # the static planes as one flat copy: half the time of numba's 3-d slice assignment
+    # (benchmarks/encode_copy.py)
+    flat = out.reshape(-1)
+    src = et.planes[gang].reshape(-1)
+    for i in range(flat.shape[0]):
+        flat[i] = src[i]
     for d in range(et.door_x.shape[0]):
         out[et.door_channel[s.door[b, d, DR_STATE] & 3], et.door_y[d], et.door_x[d]] = 1.0
     for k in range(s.casket.shape[1]):
@@ -277,3 +289,8 @@ def encode_entity(s, b, gang, et, fighters, board, glob, k):
     encode_fighters(s, b, gang, et, fighters[k])
     encode_board(s, b, gang, et, board[k])
     encode_globals(s, b, gang, et, glob[k])
+
+
+# encode_game's call of the kernel without numba's per-call dispatch (core/fastcall.py): the state,
+# the tables and fresh output buffers of fixed types
+_ENCODE = Pinned(encode_entity, fresh=(4, 5, 6))
