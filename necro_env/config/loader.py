@@ -182,13 +182,18 @@ def _resolve_inner(path: str, owner: Path, field: str) -> Path:
     raise ConfigError(owner, field, path, f"no such file; looked at: {', '.join(map(str, tried))}")
 
 
+# libyaml's loader when PyYAML was built with it (the wheels are): the same data and error marks as
+# yaml.SafeLoader, about 10x faster (the default game's ten files took 0.26 s of its 0.37 s build)
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def read_yaml(file: Path) -> dict:
     try:
         text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(file, "(file)", str(file), f"a readable UTF-8 file ({exc})") from None
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_YAML_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else 0
