@@ -30,6 +30,10 @@ count) playing the learner's side of the same batched games (its choices drawn b
 network (``--bc-epochs`` of masked cross-entropy), and keeps a frozen copy of the cloned
 network. ``--kl-coef`` then adds kl_coef x KL(cloned || current) over the legal actions of each
 PPO minibatch, so PPO improves on the demonstrator instead of drifting away from it.
+``--bc-dagger R`` adds R rounds of DAgger after the first cloning: the greedy cloned network plays
+``--bc-decisions`` more learner decisions of the same games, each labelled with the action the
+demonstrator would take in that state, and the network is cloned again (``--bc-epochs``) on all
+decisions so far, so that it learns what to do in the states its own mistakes lead to.
 """
 from __future__ import annotations
 
@@ -55,7 +59,7 @@ DEFAULTS = dict(
     max_grad_norm=0.5, hidden=256, seed=0, opponent="random", self_play_every=10, threads=2, torch_threads=2,
     save=None, log_json=False, reward=None, eval_pairs=0, eval_opponent="random",
     bc_decisions=0, bc_demonstrator="gunline", bc_epochs=4, bc_learning_rate=1e-3, kl_coef=0.0,
-    eval_every=0, eval_games=32, keep_best=False, bc_winners_only=False,
+    eval_every=0, eval_games=32, keep_best=False, bc_winners_only=False, bc_dagger=0,
 )
 CONFIG_ONLY = ("reward",)  # set in the --config file, not on the command line
 
@@ -99,6 +103,11 @@ def parse_args(argv=None):
                              f"got {name!r}")
     if args.bc_winners_only and args.opponent == "self":
         raise SystemExit("--bc-winners-only records against the compiled opponents, not --opponent self")
+    if args.bc_dagger < 0 or (args.bc_dagger and not args.bc_decisions):
+        raise SystemExit(f"--bc-dagger must be >= 0 and needs a warm start (--bc-decisions N), got {args.bc_dagger}")
+    if args.bc_dagger and args.bc_winners_only:
+        raise SystemExit("--bc-dagger labels every state the network visits; it does not combine with "
+                         "--bc-winners-only")
     for name in args.bc_demonstrator.split(","):
         if name not in BUILTIN_OPPONENTS:
             raise SystemExit(f"--bc-demonstrator must be random, gunline or aggressor (or a comma-separated list), "
@@ -155,13 +164,15 @@ def to_torch(obs):
     return {k: torch.from_numpy(v) for k, v in obs.items()}
 
 
-def collect_demonstrations(env, demonstrator, n_decisions, seed, winners_only=False):
+def collect_demonstrations(env, demonstrator, n_decisions, seed, winners_only=False, player=None):
     """``n_decisions`` (observation, mask, action) of ``demonstrator`` playing the learner's side
     of ``env``'s games (compiled choices from its own generators); the env is reset after.
     ``demonstrator`` may be a comma-separated list: game slot b is played by the (b mod k)-th.
     With ``winners_only`` only the decisions of games the demonstrator won are kept (``env``
     must pay plain rewards, so that a positive final reward is a win), and recording goes on
-    until there are ``n_decisions`` of them (at most 50 x as many steps as without)."""
+    until there are ``n_decisions`` of them (at most 50 x as many steps as without).
+    With ``player`` (a function (obs, mask) -> actions) the games are played by it instead and
+    the demonstrator only labels the states it reaches (DAgger)."""
     from necro_env.batch import policy_id
     from necro_env.core.rng import seed_game
     from necro_env.envs.rewards import RewardSpec
@@ -186,11 +197,12 @@ def collect_demonstrations(env, demonstrator, n_decisions, seed, winners_only=Fa
         for name in sorted(set(names), key=policy_id):  # each policy draws once per step, in id order
             pick = np.isin(slot_of, [i for i, x in enumerate(names) if x == name])
             a[pick] = env.core.sample(name, prng)[pick]
+        m = env.action_masks()
         obs.append(o)
-        masks.append(env.action_masks())
+        masks.append(m)
         acts.append(a.copy())
         keep.append(np.zeros(n, np.bool_) if winners_only else np.ones(n, np.bool_))
-        o, r, d, _ = env.step(a)
+        o, r, d, _ = env.step(a if player is None else player(o, m))
         if winners_only:
             for b in range(n):
                 episode[b].append(step)
@@ -205,6 +217,18 @@ def collect_demonstrations(env, demonstrator, n_decisions, seed, winners_only=Fa
     cat = {key: torch.from_numpy(np.concatenate([x[key][i] for x, i in zip(obs, sel)])) for key in obs[0]}
     return (cat, torch.from_numpy(np.concatenate([m[i] for m, i in zip(masks, sel)])),
             torch.from_numpy(np.concatenate([x[i] for x, i in zip(acts, sel)])))
+
+
+def greedy_player(agent):
+    """(obs, mask) -> the agent's most likely legal actions, as numpy (for ``collect_demonstrations``)."""
+    def play(obs, mask):
+        with torch.no_grad():
+            return agent.masked_logits(to_torch(obs), torch.from_numpy(mask)).argmax(1).numpy()
+    return play
+
+
+def join_demonstrations(a, b):
+    return ({k: torch.cat([a[0][k], b[0][k]]) for k in a[0]}, torch.cat([a[1], b[1]]), torch.cat([a[2], b[2]]))
 
 
 def clone(agent, opt, demos, epochs, batch_size):
@@ -256,14 +280,27 @@ def main(argv=None):
             demos = collect_demonstrations(demo_env, args.bc_demonstrator, args.bc_decisions, args.seed, True)
         else:
             demos = collect_demonstrations(env, args.bc_demonstrator, args.bc_decisions, args.seed)
-        accs = clone(agent, torch.optim.Adam(agent.parameters(), lr=args.bc_learning_rate), demos, args.bc_epochs,
-                     512)
-        n_demos = len(demos[2])
-        del demos
-        anchor = copy.deepcopy(agent).eval()
-        print(f"warm start: {n_demos} decisions of {args.bc_demonstrator}"
+        bc_opt = torch.optim.Adam(agent.parameters(), lr=args.bc_learning_rate)
+        accs = clone(agent, bc_opt, demos, args.bc_epochs, 512)
+        print(f"warm start: {len(demos[2])} decisions of {args.bc_demonstrator}"
               f"{' (won games only)' if args.bc_winners_only else ''}, {args.bc_epochs} epochs, "
               f"accuracy {', '.join(f'{a:.3f}' for a in accs)} ({time.perf_counter() - t0:.0f} s)", flush=True)
+        for r in range(args.bc_dagger):
+            played, greedy = [], greedy_player(agent)
+
+            def player(o, m):
+                played.append(greedy(o, m))
+                return played[-1]
+            visited = collect_demonstrations(env, args.bc_demonstrator, args.bc_decisions, args.seed + 1 + r,
+                                             player=player)
+            agreed = float((torch.from_numpy(np.concatenate(played)) == visited[2]).float().mean())
+            demos = join_demonstrations(demos, visited)
+            accs = clone(agent, bc_opt, demos, args.bc_epochs, 512)
+            print(f"DAgger round {r + 1}: {len(visited[2])} states the cloned network reached (its choice was "
+                  f"{args.bc_demonstrator}'s in {agreed:.3f}); {len(demos[2])} decisions in all, accuracy "
+                  f"{', '.join(f'{a:.3f}' for a in accs)} ({time.perf_counter() - t0:.0f} s)", flush=True)
+        del demos
+        anchor = copy.deepcopy(agent).eval()
     elif args.kl_coef:
         raise SystemExit("--kl-coef needs a warm start to anchor to (--bc-decisions N)")
     frozen = copy.deepcopy(agent).eval()

@@ -1,5 +1,6 @@
 """training/ppo_fast.py: the single-file masked PPO runs on the batched vector env, reports
 steps per second, and reads a YAML config (unknown keys are a clear error)."""
+import numpy as np
 import pytest
 
 from training import ppo_fast
@@ -139,3 +140,35 @@ def test_demonstrations_from_two_heuristics_of_won_games_only(game2):
         ppo_fast.collect_demonstrations(BatchedEnv(2, game=game2, reward={"draw": -0.5}), "gunline", 8, 0, True)
     with pytest.raises(SystemExit, match="--bc-demonstrator must be"):
         ppo_fast.parse_args(["--bc-demonstrator", "gunline,gunlin"])
+
+
+def test_ppo_fast_dagger_labels_the_states_the_cloned_network_reaches(capsys):
+    """--bc-dagger R: the greedy cloned network plays R more rounds of --bc-decisions decisions
+    (the games follow its choices, not the demonstrator's), each state labelled with the
+    demonstrator's legal action, and the network is cloned again on everything so far."""
+    import torch
+
+    torch.manual_seed(0)
+    env = ppo_fast.BatchedEnv(4, opponent="random", seed=0)
+    net = ppo_fast.Agent(env.observation_space, env.n_actions, 32)
+    played = []
+    greedy = ppo_fast.greedy_player(net)
+
+    def player(o, m):
+        played.append(greedy(o, m))
+        return played[-1]
+    obs, mask, label = ppo_fast.collect_demonstrations(env, "gunline", 64, seed=3, player=player)
+    acts = torch.from_numpy(np.concatenate(played))
+    assert len(label) == len(acts) == 64
+    assert mask[torch.arange(64), label].all() and mask[torch.arange(64), acts].all()
+    assert (acts != label).any()  # an untrained network does not play gunline's moves
+    hist = ppo_fast.main(["--num-envs", "4", "--num-steps", "8", "--hidden", "32", "--total-steps", "32",
+                          "--num-minibatches", "2", "--update-epochs", "1", "--bc-decisions", "32",
+                          "--bc-epochs", "1", "--bc-dagger", "2"])
+    out = capsys.readouterr().out
+    assert hist[-1]["steps"] == 32
+    assert "DAgger round 1: 32 states" in out and "DAgger round 2: 32 states" in out and "96 decisions in all" in out
+    with pytest.raises(SystemExit, match="needs a warm start"):
+        ppo_fast.parse_args(["--bc-dagger", "1"])
+    with pytest.raises(SystemExit, match="does not combine"):
+        ppo_fast.parse_args(["--bc-decisions", "8", "--bc-dagger", "1", "--bc-winners-only"])
