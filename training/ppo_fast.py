@@ -34,6 +34,9 @@ PPO minibatch, so PPO improves on the demonstrator instead of drifting away from
 ``--bc-decisions`` more learner decisions of the same games, each labelled with the action the
 demonstrator would take in that state, and the network is cloned again (``--bc-epochs``) on all
 decisions so far, so that it learns what to do in the states its own mistakes lead to.
+``--mask-features`` also feeds the legal-action mask to the network, laid out like the
+observation (``MaskView``: per fighter row the legal target actions on it, per cell the legal
+cell actions, and the other kinds' bits).
 """
 from __future__ import annotations
 
@@ -60,6 +63,7 @@ DEFAULTS = dict(
     save=None, log_json=False, reward=None, eval_pairs=0, eval_opponent="random",
     bc_decisions=0, bc_demonstrator="gunline", bc_epochs=4, bc_learning_rate=1e-3, kl_coef=0.0,
     eval_every=0, eval_games=32, keep_best=False, bc_winners_only=False, bc_dagger=0,
+    mask_features=False,
 )
 CONFIG_ONLY = ("reward",)  # set in the --config file, not on the command line
 
@@ -115,15 +119,69 @@ def parse_args(argv=None):
     return args
 
 
+class MaskView(nn.Module):
+    """The legal-action mask as network inputs (``--mask-features``), laid out like the entity
+    observation: for each fighter row (row r is relative target r, ``necro_env.envs.encoders``),
+    whether each fighter-indexed action kind is legal on it (Charge, Fight, Coup de Grace, Shoot
+    or Blind Fire with any weapon profile, ...); for each cell, whether each cell-indexed kind is
+    (Move, Take Cover, Crawl, Retreat, a Blast point with any item, ...); and the other kinds'
+    bits (End, facings, Aim, Reload, doors, caskets, ...). No parameters: index tables built
+    from the game's action layout (``codec.KINDS``)."""
+
+    def __init__(self, game):
+        super().__init__()
+        from necro_env.rulesets.necromunda.codec import (
+            KINDS, P_CELL, P_FIGHTER, P_TARGET, P_WEAPON_CELL, P_WEAPON_TARGET,
+        )
+        d, lay, off = game.dims, game.layout, game.n_actions  # index ``off``: a column always False
+        nf, hw, items = d.n_fighters, d.height * d.width, np.arange(d.max_weapons * 2)
+        rows, cells, flat = [], [], []
+        for k, (_, pk) in enumerate(KINDS):
+            base = int(lay[k])
+            if pk == P_TARGET:
+                rows.append(base + np.arange(nf)[:, None])
+            elif pk == P_FIGHTER:  # own fighter slots: the first rows
+                rows.append(np.where(np.arange(nf) < d.max_fighters, base + np.arange(nf), off)[:, None])
+            elif pk == P_WEAPON_TARGET:
+                rows.append(base + items[None, :] * nf + np.arange(nf)[:, None])
+            elif pk == P_CELL:
+                cells.append(base + np.arange(hw)[:, None])
+            elif pk == P_WEAPON_CELL:
+                cells.append(base + np.arange(d.max_weapons)[None, :] * hw + np.arange(hw)[:, None])
+            else:
+                flat.extend(range(base, int(lay[k + 1])))
+
+        def stack(tabs):  # [K, n, widest], padded with the always-False column
+            wmax = max(t.shape[1] for t in tabs)
+            return torch.from_numpy(np.stack([np.pad(t, ((0, 0), (0, wmax - t.shape[1])), constant_values=off)
+                                              for t in tabs]).astype(np.int64))
+        self.register_buffer("rows", stack(rows), persistent=False)
+        self.register_buffer("cells", stack(cells), persistent=False)
+        self.register_buffer("flat", torch.tensor(flat, dtype=torch.int64), persistent=False)
+        self.hw = (d.height, d.width)
+        self.sizes = (len(rows), len(cells), len(flat))
+
+    def forward(self, mask):
+        """mask [B, n_actions] bool -> (rows [B, NF, K_r], planes [B, K_c, H, W], flat [B, K_f]) float."""
+        m = torch.cat([mask, mask.new_zeros(mask.shape[0], 1)], 1)
+        rows = m[:, self.rows].any(-1).transpose(1, 2).float()
+        planes = m[:, self.cells].any(-1).float().reshape(mask.shape[0], -1, *self.hw)
+        return rows, planes, m[:, self.flat].float()
+
+
 class Agent(nn.Module):
     """Fighter rows -> shared MLP -> mean and max pool; board planes -> small CNN; globals;
-    a trunk, then masked policy logits over the flat action space and a value."""
+    a trunk, then masked policy logits over the flat action space and a value. With a
+    ``MaskView`` the mask's rows, planes and bits are inputs too."""
 
-    def __init__(self, obs_space, n_actions, hidden=256):
+    def __init__(self, obs_space, n_actions, hidden=256, mask_view=None):
         super().__init__()
         nf, ff = obs_space["fighters"].shape
         c = obs_space["board"].shape[0]
         ng = obs_space["globals"].shape[0]
+        self.mask_view = mask_view
+        if mask_view is not None:
+            ff, c, ng = ff + mask_view.sizes[0], c + mask_view.sizes[1], ng + mask_view.sizes[2]
         self.fighter = nn.Sequential(nn.Linear(ff, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU())
         self.board = nn.Sequential(nn.Conv2d(c, 16, 3, stride=2, padding=1), nn.ReLU(),
                                    nn.Conv2d(16, 16, 3, stride=2, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(4),
@@ -135,24 +193,28 @@ class Agent(nn.Module):
         nn.init.orthogonal_(self.pi.weight, 0.01)
         nn.init.zeros_(self.pi.bias)
 
-    def features(self, obs):
-        f = self.fighter(obs["fighters"])  # [B, NF, 64]
-        x = torch.cat([f.flatten(1), f.max(1).values, self.board(obs["board"]), obs["globals"]], 1)
+    def features(self, obs, mask):
+        fo, bo, go = obs["fighters"], obs["board"], obs["globals"]
+        if self.mask_view is not None:
+            r, p, fl = self.mask_view(mask)
+            fo, bo, go = torch.cat([fo, r], 2), torch.cat([bo, p], 1), torch.cat([go, fl], 1)
+        f = self.fighter(fo)  # [B, NF, 64]
+        x = torch.cat([f.flatten(1), f.max(1).values, self.board(bo), go], 1)
         return self.trunk(x)
 
-    def value(self, obs):
-        return self.v(self.features(obs)).squeeze(-1)
+    def value(self, obs, mask):
+        return self.v(self.features(obs, mask)).squeeze(-1)
 
     def act(self, obs, mask, action=None):
         return self.act_full(obs, mask, action)[:4]
 
     def masked_logits(self, obs, mask, z=None):
         """Policy logits with the illegal actions at -1e9 (``z``: the features, if computed)."""
-        return self.pi(self.features(obs) if z is None else z).masked_fill(~mask, -1e9)
+        return self.pi(self.features(obs, mask) if z is None else z).masked_fill(~mask, -1e9)
 
     def act_full(self, obs, mask, action=None):
         """(action, its log-probability, entropy, value, log-probabilities of every action)."""
-        z = self.features(obs)
+        z = self.features(obs, mask)
         logits = self.masked_logits(obs, mask, z)
         dist = Categorical(logits=logits)
         if action is None:
@@ -270,7 +332,8 @@ def main(argv=None):
     opponent = self_play if args.opponent == "self" else args.opponent
     env = BatchedEnv(args.num_envs, opponent=opponent, seed=args.seed, scenario=args.scenario,
                      reward=args.reward)
-    agent = Agent(env.observation_space, env.n_actions, args.hidden)
+    agent = Agent(env.observation_space, env.n_actions, args.hidden,
+                  MaskView(env.game) if args.mask_features else None)
     opt = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
     anchor = None
     if args.bc_decisions:
@@ -368,7 +431,7 @@ def main(argv=None):
         # generalised advantage estimation
         t0 = time.perf_counter()
         with torch.no_grad():
-            next_v = agent.value(obs)
+            next_v = agent.value(obs, mask)
             adv = torch.zeros_like(buf_rew)
             last = torch.zeros(n)
             for t in reversed(range(t_steps)):

@@ -172,3 +172,52 @@ def test_ppo_fast_dagger_labels_the_states_the_cloned_network_reaches(capsys):
         ppo_fast.parse_args(["--bc-dagger", "1"])
     with pytest.raises(SystemExit, match="does not combine"):
         ppo_fast.parse_args(["--bc-decisions", "8", "--bc-dagger", "1", "--bc-winners-only"])
+
+
+def test_mask_view_lays_out_every_legal_action():
+    """--mask-features: ``MaskView`` turns the mask into fighter-row features, board planes and
+    bits; rebuilt here from ``codec.decode`` of every legal action, they are the same (row r is
+    relative target r, own fighter slot i is row i, any weapon profile counts)."""
+    import torch
+
+    from necro_env.rulesets.necromunda.codec import (
+        KINDS, P_CELL, P_FIGHTER, P_TARGET, P_WEAPON_CELL, P_WEAPON_TARGET, decode,
+    )
+
+    env = ppo_fast.BatchedEnv(6, opponent="random", seed=1)
+    env.reset()
+    rng = np.random.default_rng(0)
+    view = ppo_fast.MaskView(env.game)
+    game, nf = env.game, env.game.dims.n_fighters
+    h, w = game.dims.height, game.dims.width
+    seen_kinds = set()
+    for _ in range(25):
+        m = env.action_masks()
+        rows, planes, flat = view(torch.from_numpy(m))
+        kr = [k for k, (_, pk) in enumerate(KINDS) if pk in (P_TARGET, P_FIGHTER, P_WEAPON_TARGET)]
+        kc = [k for k, (_, pk) in enumerate(KINDS) if pk in (P_CELL, P_WEAPON_CELL)]
+        exp_rows = np.zeros(rows.shape, bool)
+        exp_planes = np.zeros(planes.shape, bool)
+        others = np.zeros(m.shape[0])
+        for b in range(m.shape[0]):
+            for a in np.flatnonzero(m[b]):
+                kind, p1, p2 = decode(game.layout, nf, int(a))
+                pk = KINDS[kind][1]
+                seen_kinds.add(kind)
+                if pk in (P_TARGET, P_FIGHTER):
+                    exp_rows[b, p1, kr.index(kind)] = True
+                elif pk == P_WEAPON_TARGET:
+                    exp_rows[b, p2, kr.index(kind)] = True
+                elif pk in (P_CELL, P_WEAPON_CELL):
+                    c = p1 if pk == P_CELL else p2
+                    exp_planes[b, kc.index(kind), c // w, c % w] = True
+                else:
+                    others[b] += 1
+        np.testing.assert_array_equal(rows.numpy().astype(bool), exp_rows)
+        np.testing.assert_array_equal(planes.numpy().astype(bool), exp_planes)
+        np.testing.assert_array_equal(flat.numpy().sum(1), others)  # one bit per legal action of the rest
+        env.step(np.array([rng.choice(np.flatnonzero(x)) for x in m]))
+    assert len(seen_kinds) >= 4  # select, end, move, ... at least
+    hist = ppo_fast.main(["--num-envs", "4", "--num-steps", "8", "--hidden", "32", "--total-steps", "32",
+                          "--num-minibatches", "2", "--update-epochs", "1", "--mask-features"])
+    assert hist[-1]["steps"] == 32
