@@ -22,22 +22,26 @@ import numpy as np
 class Pinned:
     """``Pinned(dispatcher, fresh=())(*args)`` == ``dispatcher(*args)``, faster (module docstring)."""
 
-    __slots__ = ("dispatcher", "fresh", "objs", "entry")
+    __slots__ = ("dispatcher", "fresh", "pin")
 
     def __init__(self, dispatcher, fresh=()):
         self.dispatcher = dispatcher
         self.fresh = frozenset(fresh)
-        self.objs = None
-        self.entry = None
+        self.pin = None  # (the pinned arguments or their classes, the entry point): one attribute,
+        # so that a thread never sees the arguments of one pin with the entry point of another
+
+    @property
+    def entry(self):
+        return None if self.pin is None else self.pin[1]
 
     def __call__(self, *args):
-        objs = self.objs
-        if objs is not None and len(args) == len(objs):
-            for a, o in zip(args, objs):
+        pin = self.pin
+        if pin is not None and len(args) == len(pin[0]):
+            for a, o in zip(args, pin[0]):
                 if a is not o and type(a) is not o:
                     break
             else:
-                return self.entry(*args)
+                return pin[1](*args)
         return self._pin(args)
 
     def _pin(self, args):
@@ -46,9 +50,8 @@ class Pinned:
             return d(*args)
         sig = tuple(d.typeof_pyval(a) for a in args)
         entry = d.compile(sig)  # loads or compiles the overload numba's dispatch would pick
-        self.entry = entry
-        self.objs = tuple(type(a) if (i in self.fresh and type(a) is np.ndarray) or _scalar(a) else a
-                          for i, a in enumerate(args))
+        self.pin = (tuple(type(a) if (i in self.fresh and type(a) is np.ndarray) or _scalar(a) else a
+                          for i, a in enumerate(args)), entry)
         return entry(*args)
 
 

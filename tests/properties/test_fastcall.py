@@ -24,7 +24,7 @@ def test_same_objects_use_the_entry_point_and_give_the_dispatchers_results():
     tup = (a, b)
     assert p(tup, 4, out) == 8 and out[0] == 5.5  # a new tuple of the same arrays: re-pinned
     assert p(tup, 5, np.zeros(1)) == 10  # fresh output buffer: no re-pin
-    assert p.entry is entry and p.objs[0] is tup
+    assert p.entry is entry and p.pin[0][0] is tup
 
 
 def test_other_types_go_through_the_dispatcher():
