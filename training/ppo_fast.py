@@ -36,7 +36,9 @@ demonstrator would take in that state, and the network is cloned again (``--bc-e
 decisions so far, so that it learns what to do in the states its own mistakes lead to.
 ``--mask-features`` also feeds the legal-action mask to the network, laid out like the
 observation (``MaskView``: per fighter row the legal target actions on it, per cell the legal
-cell actions, and the other kinds' bits).
+cell actions, and the other kinds' bits). ``--tactical-features`` appends to each fighter row
+who can target whom (``necro_env.batch.tactical``: eligible from the activated fighter and in
+what cover, and how many enemies the fighter can target and be targeted by).
 """
 from __future__ import annotations
 
@@ -63,7 +65,7 @@ DEFAULTS = dict(
     save=None, log_json=False, reward=None, eval_pairs=0, eval_opponent="random",
     bc_decisions=0, bc_demonstrator="gunline", bc_epochs=4, bc_learning_rate=1e-3, kl_coef=0.0,
     eval_every=0, eval_games=32, keep_best=False, bc_winners_only=False, bc_dagger=0,
-    mask_features=False,
+    mask_features=False, tactical_features=False,
 )
 CONFIG_ONLY = ("reward",)  # set in the --config file, not on the command line
 
@@ -109,6 +111,9 @@ def parse_args(argv=None):
         raise SystemExit("--bc-winners-only records against the compiled opponents, not --opponent self")
     if args.bc_dagger < 0 or (args.bc_dagger and not args.bc_decisions):
         raise SystemExit(f"--bc-dagger must be >= 0 and needs a warm start (--bc-decisions N), got {args.bc_dagger}")
+    if args.tactical_features and args.opponent == "self":
+        raise SystemExit("--tactical-features: the frozen self-play opponent sees observations without them; "
+                         "use a compiled opponent")
     if args.bc_dagger and args.bc_winners_only:
         raise SystemExit("--bc-dagger labels every state the network visits; it does not combine with "
                          "--bc-winners-only")
@@ -169,6 +174,41 @@ class MaskView(nn.Module):
         return rows, planes, m[:, self.flat].float()
 
 
+class TacticalEnv:
+    """A ``BatchedEnv`` whose observations also carry ``tactical`` ([B, NF, N_TACTICAL] rows of
+    ``necro_env.batch.tactical``, seen from the learner's side) for ``--tactical-features``."""
+
+    def __init__(self, env):
+        from gymnasium import spaces
+
+        from necro_env.batch.tactical import N_TACTICAL
+
+        self.env = env
+        nf = env.observation_space["fighters"].shape[0]
+        self.observation_space = spaces.Dict({**env.observation_space.spaces,
+                                              "tactical": spaces.Box(0.0, 1.0, (nf, N_TACTICAL), np.float32)})
+
+    def __getattr__(self, name):
+        return getattr(self.env, name)
+
+    def _add(self, obs):
+        from necro_env.batch.tactical import tactical_features
+
+        return {**obs, "tactical": tactical_features(self.env.core, self.env.side)}
+
+    def reset(self, seed=None):
+        return self._add(self.env.reset(seed))
+
+    def step(self, actions):
+        obs, rewards, dones, infos = self.env.step(actions)
+        return self._add(obs), rewards, dones, infos
+
+
+def make_env(num_envs, tactical=False, **kwargs):
+    env = BatchedEnv(num_envs, **kwargs)
+    return TacticalEnv(env) if tactical else env
+
+
 class Agent(nn.Module):
     """Fighter rows -> shared MLP -> mean and max pool; board planes -> small CNN; globals;
     a trunk, then masked policy logits over the flat action space and a value. With a
@@ -180,6 +220,9 @@ class Agent(nn.Module):
         c = obs_space["board"].shape[0]
         ng = obs_space["globals"].shape[0]
         self.mask_view = mask_view
+        self.tactical = "tactical" in obs_space.spaces
+        if self.tactical:
+            ff += obs_space["tactical"].shape[1]
         if mask_view is not None:
             ff, c, ng = ff + mask_view.sizes[0], c + mask_view.sizes[1], ng + mask_view.sizes[2]
         self.fighter = nn.Sequential(nn.Linear(ff, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU())
@@ -195,6 +238,8 @@ class Agent(nn.Module):
 
     def features(self, obs, mask):
         fo, bo, go = obs["fighters"], obs["board"], obs["globals"]
+        if self.tactical:
+            fo = torch.cat([fo, obs["tactical"]], 2)
         if self.mask_view is not None:
             r, p, fl = self.mask_view(mask)
             fo, bo, go = torch.cat([fo, r], 2), torch.cat([bo, p], 1), torch.cat([go, fl], 1)
@@ -330,8 +375,8 @@ def main(argv=None):
         return a.numpy()
 
     opponent = self_play if args.opponent == "self" else args.opponent
-    env = BatchedEnv(args.num_envs, opponent=opponent, seed=args.seed, scenario=args.scenario,
-                     reward=args.reward)
+    env = make_env(args.num_envs, args.tactical_features, opponent=opponent, seed=args.seed,
+                   scenario=args.scenario, reward=args.reward)
     agent = Agent(env.observation_space, env.n_actions, args.hidden,
                   MaskView(env.game) if args.mask_features else None)
     opt = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
@@ -339,7 +384,8 @@ def main(argv=None):
     if args.bc_decisions:
         t0 = time.perf_counter()
         if args.bc_winners_only:  # a plain-reward twin of the training env says who won each game
-            demo_env = BatchedEnv(args.num_envs, opponent=opponent, seed=args.seed, game=env.game)
+            demo_env = make_env(args.num_envs, args.tactical_features, opponent=opponent, seed=args.seed,
+                                game=env.game)
             demos = collect_demonstrations(demo_env, args.bc_demonstrator, args.bc_decisions, args.seed, True)
         else:
             demos = collect_demonstrations(env, args.bc_demonstrator, args.bc_decisions, args.seed)
@@ -370,7 +416,7 @@ def main(argv=None):
 
     n, t_steps = args.num_envs, args.num_steps
     space = env.observation_space
-    buf_obs = {k: torch.zeros((t_steps, n) + space[k].shape) for k in ("fighters", "board", "globals")}
+    buf_obs = {k: torch.zeros((t_steps, n) + space[k].shape) for k in space.spaces}
     buf_mask = torch.zeros((t_steps, n, env.n_actions), dtype=torch.bool)
     buf_act = torch.zeros((t_steps, n), dtype=torch.long)
     buf_logp = torch.zeros((t_steps, n))
@@ -507,6 +553,15 @@ class GreedyAgent(BaseAgent):
         self.net = net.eval()
 
     def act(self, obs, mask, game=None):
+        if self.net.tactical:  # the single game's rows, from the deciding gang's side
+            from necro_env.batch.tactical import N_TACTICAL, tactical_game
+            from necro_env.rulesets.necromunda.state import G_DGANG
+
+            if game is None:
+                raise ValueError("a network trained with --tactical-features needs the Game: act(obs, mask, game=game)")
+            tac = np.empty((game.state.fi.shape[1], N_TACTICAL), np.float32)
+            tactical_game(game.state, game.static, 0, int(game.state.g[0, G_DGANG]), tac)
+            obs = {**obs, "tactical": tac}
         with torch.no_grad():
             o = {k: torch.from_numpy(np.asarray(v))[None] for k, v in obs.items()}
             m = torch.from_numpy(np.asarray(mask, bool))[None]
@@ -520,7 +575,8 @@ def batched_eval(net, game, opponent, pairs, seed0=20_000):
     +1 win, -1 loss, 0 draw or round limit)."""
     res = {"opponent": opponent, "games": 0, "win": 0, "draw": 0, "loss": 0}
     for side in range(game.dims.n_gangs):
-        env = BatchedEnv(pairs, opponent=opponent, seed=seed0, game=game, learner=side)
+        env = make_env(pairs, getattr(net, "tactical", False), opponent=opponent, seed=seed0, game=game,
+                       learner=side)
         obs = env.reset()
         finished = np.zeros(pairs, np.bool_)
         while not finished.all():

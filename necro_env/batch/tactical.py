@@ -1,0 +1,70 @@
+"""Who can shoot whom: line-of-sight features of a batch of games (an experimental network input).
+
+``tactical_all(s, st, side, out)`` writes, for every game b seen by gang ``side[b]``, one row per
+fighter in the entity observation's row order (row r is fighter ``perm[side][r]``: own fighters
+first, then the next gangs in turn; ``necro_env.envs.encoders``) with ``N_TACTICAL`` columns:
+
+0. the activated fighter can target this fighter with a ranged attack now (``shooting.eligible``:
+   an enemy on the battlefield, in its vision arc and line of sight, not hiding; rules 7.2);
+1. the cover of that target from the activated fighter (``query.cover_grade`` / 2: 0 in the open,
+   0.5 partial, 1 full; 0 when not eligible);
+2. the share of the other gangs' fighters (of one gang's slots) that this fighter can target;
+3. the share of the other gangs' fighters that can target this fighter.
+
+Rows of fighters off the battlefield are 0. These are what the scripted heuristics decide with
+(the gunline's expected damage needs eligibility and cover; docs/training.md) and what an
+observation of board planes leaves the network to infer. ``training/ppo_fast.py
+--tactical-features`` appends them to the fighter rows. About 256 eligibility tests per game.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from .._numba_cache import leaf_njit
+from ..rulesets.necromunda.query import clear_rays, cover_grade
+from ..rulesets.necromunda.shooting import eligible
+from ..rulesets.necromunda.state import FI_STATE, FS_ON, G_ACTIVE
+
+N_TACTICAL = 4
+
+
+@leaf_njit
+def tactical_game(s, st, b, gang, out):
+    """The rows of game b seen by ``gang`` into out[NF, N_TACTICAL] (module docstring)."""
+    nf = s.fi.shape[1]
+    ng = s.gang.shape[1]
+    mf = nf // ng
+    share = 1.0 / mf
+    act = s.g[b, G_ACTIVE]
+    for r in range(nf):
+        for c in range(out.shape[1]):
+            out[r, c] = 0.0
+    for r in range(nf):
+        f = ((gang + r // mf) % ng) * mf + r % mf
+        if s.fi[b, f, FI_STATE] != FS_ON:
+            continue
+        if 0 <= act < nf and act != f and eligible(s, st, b, act, f, False):
+            out[r, 0] = 1.0
+            out[r, 1] = cover_grade(clear_rays(s, st, b, act, f, False)) / 2.0
+        for f2 in range(nf):
+            if f2 // mf == f // mf:
+                continue
+            if eligible(s, st, b, f, f2, False):
+                out[r, 2] += share
+            if eligible(s, st, b, f2, f, False):
+                out[r, 3] += share
+
+
+@leaf_njit(parallel=True)
+def tactical_all(s, st, side, out):
+    """out[b] for every game b seen by gang side[b]."""
+    for b in prange(s.g.shape[0]):
+        tactical_game(s, st, b, side[b], out[b])
+
+
+def tactical_features(core, side) -> np.ndarray:
+    """[B, NF, N_TACTICAL] float32 for ``BatchedGames`` ``core`` seen by ``side`` ([B] gang indices)."""
+    out = np.empty((core.state.g.shape[0], core.state.fi.shape[1], N_TACTICAL), np.float32)
+    tactical_all(core.state, core.static, np.ascontiguousarray(side, np.int64), out)
+    return out
