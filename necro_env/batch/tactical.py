@@ -9,7 +9,10 @@ first, then the next gangs in turn; ``necro_env.envs.encoders``) with ``N_TACTIC
 1. the cover of that target from the activated fighter (``query.cover_grade`` / 2: 0 in the open,
    0.5 partial, 1 full; 0 when not eligible);
 2. the share of the other gangs' fighters (of one gang's slots) that this fighter can target;
-3. the share of the other gangs' fighters that can target this fighter.
+3. the share of the other gangs' fighters that can target this fighter;
+4. the path distance from this fighter to the nearest enemy (8-neighbour steps through open and
+   closed doors, ``policies.heuristics.path_field``: what both heuristics move by and the gunline
+   activates by), capped at ``PATH_CAP`` and divided by it.
 
 Rows of fighters off the battlefield are 0. These are what the scripted heuristics decide with
 (the gunline's expected damage needs eligibility and cover; docs/training.md) and what an
@@ -22,11 +25,13 @@ import numpy as np
 from numba import prange
 
 from .._numba_cache import leaf_njit
+from ..policies.heuristics import path_field
 from ..rulesets.necromunda.query import clear_rays, cover_grade
 from ..rulesets.necromunda.shooting import eligible
-from ..rulesets.necromunda.state import FI_STATE, FS_ON, G_ACTIVE
+from ..rulesets.necromunda.state import FI_STATE, FI_X, FI_Y, FS_ON, G_ACTIVE
 
-N_TACTICAL = 4
+N_TACTICAL = 5
+PATH_CAP = 30
 
 
 @leaf_njit
@@ -37,6 +42,10 @@ def tactical_game(s, st, b, gang, out):
     mf = nf // ng
     share = 1.0 / mf
     act = s.g[b, G_ACTIVE]
+    w = st.terrain.shape[1]
+    fields = np.empty((ng, st.terrain.shape[0] * w), np.int32)
+    for g in range(ng):
+        fields[g] = path_field(s, st, b, g)
     for r in range(nf):
         for c in range(out.shape[1]):
             out[r, c] = 0.0
@@ -44,6 +53,7 @@ def tactical_game(s, st, b, gang, out):
         f = ((gang + r // mf) % ng) * mf + r % mf
         if s.fi[b, f, FI_STATE] != FS_ON:
             continue
+        out[r, 4] = min(fields[f // mf, s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]], PATH_CAP) / PATH_CAP
         if 0 <= act < nf and act != f and eligible(s, st, b, act, f, False):
             out[r, 0] = 1.0
             out[r, 1] = cover_grade(clear_rays(s, st, b, act, f, False)) / 2.0

@@ -221,3 +221,23 @@ def test_mask_view_lays_out_every_legal_action():
     hist = ppo_fast.main(["--num-envs", "4", "--num-steps", "8", "--hidden", "32", "--total-steps", "32",
                           "--num-minibatches", "2", "--update-epochs", "1", "--mask-features"])
     assert hist[-1]["steps"] == 32
+
+
+def test_ppo_fast_reports_the_clone_accuracy_by_decision_kind(capsys):
+    """--bc-report: after the warm start, the cloned network's choices on held-out demonstrations,
+    by the kind of the demonstrated action; the shares are of those decisions."""
+    import torch
+
+    torch.manual_seed(0)
+    env = ppo_fast.BatchedEnv(4, opponent="random", seed=0)
+    net = ppo_fast.Agent(env.observation_space, env.n_actions, 32)
+    demos = ppo_fast.collect_demonstrations(env, "gunline", 48, seed=2)
+    rep = ppo_fast.accuracy_by_kind(net, demos, env.game)
+    assert sum(n for n, _, _ in rep.values()) == 48 and "select" in rep
+    for n, same, same_kind in rep.values():
+        assert 0.0 <= same <= same_kind <= 1.0
+    ppo_fast.main(["--num-envs", "4", "--num-steps", "8", "--hidden", "32", "--total-steps", "32",
+                   "--num-minibatches", "2", "--update-epochs", "1", "--bc-decisions", "40", "--bc-epochs", "1",
+                   "--bc-report"])
+    out = capsys.readouterr().out
+    assert "cloned network on 8 held-out decisions of gunline" in out and "  select" in out

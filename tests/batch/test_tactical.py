@@ -4,11 +4,12 @@ ppo_fast trains and evaluates with them (``--tactical-features``)."""
 import numpy as np
 
 from necro_env.batch import BatchedGames
-from necro_env.batch.tactical import N_TACTICAL, tactical_features, tactical_game
+from necro_env.batch.tactical import N_TACTICAL, PATH_CAP, tactical_features, tactical_game
+from necro_env.policies.heuristics import path_field
 from necro_env.envs.necromunda_env import build_game
 from necro_env.rulesets.necromunda.query import clear_rays, cover_grade
 from necro_env.rulesets.necromunda.shooting import eligible
-from necro_env.rulesets.necromunda.state import FI_STATE, FS_ON, G_ACTIVE
+from necro_env.rulesets.necromunda.state import FI_STATE, FI_X, FI_Y, FS_ON, G_ACTIVE
 
 
 def expected_rows(s, st, b, gang):
@@ -20,6 +21,8 @@ def expected_rows(s, st, b, gang):
         f = ((gang + r // mf) % ng) * mf + r % mf  # row r of the entity observation (encoders.perm)
         if s.fi[b, f, FI_STATE] != FS_ON:
             continue
+        cell = int(s.fi[b, f, FI_Y]) * st.terrain.shape[1] + int(s.fi[b, f, FI_X])
+        out[r, 4] = min(int(path_field(s, st, b, f // mf)[cell]), PATH_CAP) / PATH_CAP
         if 0 <= act < nf and act != f and eligible(s, st, b, act, f, False):
             out[r, 0] = 1.0
             out[r, 1] = cover_grade(clear_rays(s, st, b, act, f, False)) / 2.0
