@@ -401,6 +401,7 @@ def main(argv=None):
                   MaskView(env.game) if args.mask_features else None)
     opt = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
     anchor = None
+    frozen = copy.deepcopy(agent).eval()  # the self-play opponent while demonstrations are recorded
     if args.bc_decisions:
         t0 = time.perf_counter()
         if args.bc_winners_only:  # a plain-reward twin of the training env says who won each game
@@ -430,7 +431,12 @@ def main(argv=None):
                   f"{', '.join(f'{a:.3f}' for a in accs)} ({time.perf_counter() - t0:.0f} s)", flush=True)
         del demos
         if args.bc_report:
-            held = collect_demonstrations(env, args.bc_demonstrator, max(1, args.bc_decisions // 5), args.seed + 100)
+            # in games of their own (other seeds), so that the training env's games stay those of a run without
+            held_env = make_env(args.num_envs, args.tactical_features, opponent=opponent, seed=args.seed + 100,
+                                game=env.game)
+            held = collect_demonstrations(held_env, args.bc_demonstrator, max(1, args.bc_decisions // 5),
+                                          args.seed + 100)
+            del held_env
             print(f"cloned network on {len(held[2])} held-out decisions of {args.bc_demonstrator}, by kind "
                   f"(decisions, same action, same kind):", flush=True)
             for name, (n_k, same, same_kind) in accuracy_by_kind(agent, held, env.game).items():

@@ -241,3 +241,12 @@ def test_ppo_fast_reports_the_clone_accuracy_by_decision_kind(capsys):
                    "--bc-report"])
     out = capsys.readouterr().out
     assert "cloned network on 8 held-out decisions of gunline" in out and "  select" in out
+
+
+def test_ppo_fast_warm_start_against_the_self_play_opponent(capsys):
+    """--opponent self with --bc-decisions: the demonstrations are recorded against the frozen copy
+    of the (not yet trained) network, which then becomes the clone (it was None: a crash)."""
+    hist = ppo_fast.main(["--num-envs", "4", "--num-steps", "8", "--hidden", "32", "--total-steps", "32",
+                          "--num-minibatches", "2", "--update-epochs", "1", "--opponent", "self",
+                          "--bc-decisions", "16", "--bc-epochs", "1"])
+    assert hist[-1]["steps"] == 32 and "warm start: 16 decisions of gunline" in capsys.readouterr().out
