@@ -41,6 +41,8 @@ by decision kind on held-out demonstrations (a fifth as many as ``--bc-decisions
 after the warm start. ``--tactical-features`` appends to each fighter row
 who can target whom (``necro_env.batch.tactical``: eligible from the activated fighter and in
 what cover, and how many enemies the fighter can target and be targeted by).
+``--pointer-head`` replaces the linear policy head by a factored one (``training.pointer_head``:
+each fighter row and each board cell scored by a network shared across rows and cells).
 """
 from __future__ import annotations
 
@@ -67,7 +69,7 @@ DEFAULTS = dict(
     save=None, log_json=False, reward=None, eval_pairs=0, eval_opponent="random",
     bc_decisions=0, bc_demonstrator="gunline", bc_epochs=4, bc_learning_rate=1e-3, kl_coef=0.0,
     eval_every=0, eval_games=32, keep_best=False, bc_winners_only=False, bc_dagger=0,
-    mask_features=False, tactical_features=False, bc_report=False,
+    mask_features=False, tactical_features=False, bc_report=False, pointer_head=False,
 )
 CONFIG_ONLY = ("reward",)  # set in the --config file, not on the command line
 
@@ -214,9 +216,11 @@ def make_env(num_envs, tactical=False, **kwargs):
 class Agent(nn.Module):
     """Fighter rows -> shared MLP -> mean and max pool; board planes -> small CNN; globals;
     a trunk, then masked policy logits over the flat action space and a value. With a
-    ``MaskView`` the mask's rows, planes and bits are inputs too."""
+    ``MaskView`` the mask's rows, planes and bits are inputs too. The plain head is one linear
+    layer over the trunk; with ``pointer=(layout, dims)`` it is ``training.pointer_head``'s
+    factored head (each fighter row and each cell scored by a shared network)."""
 
-    def __init__(self, obs_space, n_actions, hidden=256, mask_view=None):
+    def __init__(self, obs_space, n_actions, hidden=256, mask_view=None, pointer=None):
         super().__init__()
         nf, ff = obs_space["fighters"].shape
         c = obs_space["board"].shape[0]
@@ -233,12 +237,20 @@ class Agent(nn.Module):
                                    nn.Flatten())
         self.trunk = nn.Sequential(nn.Linear(nf * 64 + 64 + 16 * 16 + ng, hidden), nn.ReLU(),
                                    nn.Linear(hidden, hidden), nn.ReLU())
-        self.pi = nn.Linear(hidden, n_actions)
-        self.v = nn.Linear(hidden, 1)
-        nn.init.orthogonal_(self.pi.weight, 0.01)
-        nn.init.zeros_(self.pi.bias)
+        self.pointer = None
+        if pointer is not None:
+            from training.pointer_head import PointerHead
 
-    def features(self, obs, mask):
+            self.pointer = PointerHead(*pointer, hidden, 64, c)
+            self.v = nn.Linear(hidden, 1)
+        else:
+            self.pi = nn.Linear(hidden, n_actions)
+            self.v = nn.Linear(hidden, 1)
+            nn.init.orthogonal_(self.pi.weight, 0.01)
+            nn.init.zeros_(self.pi.bias)
+
+    def encode(self, obs, mask):
+        """(trunk vector z, fighter-row embeddings, board input planes)."""
         fo, bo, go = obs["fighters"], obs["board"], obs["globals"]
         if self.tactical:
             fo = torch.cat([fo, obs["tactical"]], 2)
@@ -247,7 +259,10 @@ class Agent(nn.Module):
             fo, bo, go = torch.cat([fo, r], 2), torch.cat([bo, p], 1), torch.cat([go, fl], 1)
         f = self.fighter(fo)  # [B, NF, 64]
         x = torch.cat([f.flatten(1), f.max(1).values, self.board(bo), go], 1)
-        return self.trunk(x)
+        return self.trunk(x), f, bo
+
+    def features(self, obs, mask):
+        return self.encode(obs, mask)[0]
 
     def value(self, obs, mask):
         return self.v(self.features(obs, mask)).squeeze(-1)
@@ -255,18 +270,20 @@ class Agent(nn.Module):
     def act(self, obs, mask, action=None):
         return self.act_full(obs, mask, action)[:4]
 
-    def masked_logits(self, obs, mask, z=None):
-        """Policy logits with the illegal actions at -1e9 (``z``: the features, if computed)."""
-        return self.pi(self.features(obs, mask) if z is None else z).masked_fill(~mask, -1e9)
+    def masked_logits(self, obs, mask, enc=None):
+        """Policy logits with the illegal actions at -1e9 (``enc``: ``encode``'s output, if computed)."""
+        z, f, bo = self.encode(obs, mask) if enc is None else enc
+        logits = self.pi(z) if self.pointer is None else self.pointer(z, f, bo, obs["fighters"])
+        return logits.masked_fill(~mask, -1e9)
 
     def act_full(self, obs, mask, action=None):
         """(action, its log-probability, entropy, value, log-probabilities of every action)."""
-        z = self.features(obs, mask)
-        logits = self.masked_logits(obs, mask, z)
+        enc = self.encode(obs, mask)
+        logits = self.masked_logits(obs, mask, enc)
         dist = Categorical(logits=logits)
         if action is None:
             action = dist.sample()
-        return action, dist.log_prob(action), dist.entropy(), self.v(z).squeeze(-1), dist.logits
+        return action, dist.log_prob(action), dist.entropy(), self.v(enc[0]).squeeze(-1), dist.logits
 
 
 def to_torch(obs):
@@ -398,7 +415,8 @@ def main(argv=None):
     env = make_env(args.num_envs, args.tactical_features, opponent=opponent, seed=args.seed,
                    scenario=args.scenario, reward=args.reward)
     agent = Agent(env.observation_space, env.n_actions, args.hidden,
-                  MaskView(env.game) if args.mask_features else None)
+                  MaskView(env.game) if args.mask_features else None,
+                  (env.game.layout, env.game.dims) if args.pointer_head else None)
     opt = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
     anchor = None
     frozen = copy.deepcopy(agent).eval()  # the self-play opponent while demonstrations are recorded
