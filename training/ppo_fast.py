@@ -41,7 +41,9 @@ by decision kind on held-out demonstrations (a fifth as many as ``--bc-decisions
 after the warm start. ``--tactical-features`` appends to each fighter row
 who can target whom (``necro_env.batch.tactical``: eligible from the activated fighter and in
 what cover, and how many enemies the fighter can target and be targeted by).
-``--pointer-head`` replaces the linear policy head by a factored one (``training.pointer_head``:
+``--tactical-planes`` appends board planes of what the gunline picks its cells by (path distance to
+the enemy; on the cells the activated fighter can move to, how many enemies could see it there,
+how many it could target and its best cover). ``--pointer-head`` replaces the linear policy head by a factored one (``training.pointer_head``:
 each fighter row and each board cell scored by a network shared across rows and cells).
 """
 from __future__ import annotations
@@ -69,7 +71,7 @@ DEFAULTS = dict(
     save=None, log_json=False, reward=None, eval_pairs=0, eval_opponent="random",
     bc_decisions=0, bc_demonstrator="gunline", bc_epochs=4, bc_learning_rate=1e-3, kl_coef=0.0,
     eval_every=0, eval_games=32, keep_best=False, bc_winners_only=False, bc_dagger=0,
-    mask_features=False, tactical_features=False, bc_report=False, pointer_head=False,
+    mask_features=False, tactical_features=False, bc_report=False, pointer_head=False, tactical_planes=False,
 )
 CONFIG_ONLY = ("reward",)  # set in the --config file, not on the command line
 
@@ -115,9 +117,9 @@ def parse_args(argv=None):
         raise SystemExit("--bc-winners-only records against the compiled opponents, not --opponent self")
     if args.bc_dagger < 0 or (args.bc_dagger and not args.bc_decisions):
         raise SystemExit(f"--bc-dagger must be >= 0 and needs a warm start (--bc-decisions N), got {args.bc_dagger}")
-    if args.tactical_features and args.opponent == "self":
-        raise SystemExit("--tactical-features: the frozen self-play opponent sees observations without them; "
-                         "use a compiled opponent")
+    if (args.tactical_features or args.tactical_planes) and args.opponent == "self":
+        raise SystemExit("--tactical-features / --tactical-planes: the frozen self-play opponent sees observations "
+                         "without them; use a compiled opponent")
     if args.bc_dagger and args.bc_winners_only:
         raise SystemExit("--bc-dagger labels every state the network visits; it does not combine with "
                          "--bc-winners-only")
@@ -179,26 +181,37 @@ class MaskView(nn.Module):
 
 
 class TacticalEnv:
-    """A ``BatchedEnv`` whose observations also carry ``tactical`` ([B, NF, N_TACTICAL] rows of
-    ``necro_env.batch.tactical``, seen from the learner's side) for ``--tactical-features``."""
+    """A ``BatchedEnv`` whose observations also carry, seen from the learner's side, ``tactical``
+    ([B, NF, N_TACTICAL] rows of ``necro_env.batch.tactical``) for ``--tactical-features`` and
+    ``tactical_planes`` ([B, N_PLANES, H, W]) for ``--tactical-planes``."""
 
-    def __init__(self, env):
+    def __init__(self, env, rows=True, planes=False):
         from gymnasium import spaces
 
-        from necro_env.batch.tactical import N_TACTICAL
+        from necro_env.batch.tactical import N_PLANES, N_TACTICAL
 
-        self.env = env
+        self.env, self.rows, self.planes = env, rows, planes
         nf = env.observation_space["fighters"].shape[0]
-        self.observation_space = spaces.Dict({**env.observation_space.spaces,
-                                              "tactical": spaces.Box(0.0, 1.0, (nf, N_TACTICAL), np.float32)})
+        hw = env.observation_space["board"].shape[1:]
+        extra = {}
+        if rows:
+            extra["tactical"] = spaces.Box(0.0, 1.0, (nf, N_TACTICAL), np.float32)
+        if planes:
+            extra["tactical_planes"] = spaces.Box(0.0, 1.0, (N_PLANES,) + hw, np.float32)
+        self.observation_space = spaces.Dict({**env.observation_space.spaces, **extra})
 
     def __getattr__(self, name):
         return getattr(self.env, name)
 
     def _add(self, obs):
-        from necro_env.batch.tactical import tactical_features
+        from necro_env.batch.tactical import tactical_features, tactical_planes
 
-        return {**obs, "tactical": tactical_features(self.env.core, self.env.side)}
+        obs = dict(obs)
+        if self.rows:
+            obs["tactical"] = tactical_features(self.env.core, self.env.side)
+        if self.planes:
+            obs["tactical_planes"] = tactical_planes(self.env.core, self.env.side, self.env.action_masks())
+        return obs
 
     def reset(self, seed=None):
         return self._add(self.env.reset(seed))
@@ -208,9 +221,9 @@ class TacticalEnv:
         return self._add(obs), rewards, dones, infos
 
 
-def make_env(num_envs, tactical=False, **kwargs):
+def make_env(num_envs, tactical=False, planes=False, **kwargs):
     env = BatchedEnv(num_envs, **kwargs)
-    return TacticalEnv(env) if tactical else env
+    return TacticalEnv(env, tactical, planes) if tactical or planes else env
 
 
 class Agent(nn.Module):
@@ -227,8 +240,11 @@ class Agent(nn.Module):
         ng = obs_space["globals"].shape[0]
         self.mask_view = mask_view
         self.tactical = "tactical" in obs_space.spaces
+        self.tactical_planes = "tactical_planes" in obs_space.spaces
         if self.tactical:
             ff += obs_space["tactical"].shape[1]
+        if self.tactical_planes:
+            c += obs_space["tactical_planes"].shape[0]
         if mask_view is not None:
             ff, c, ng = ff + mask_view.sizes[0], c + mask_view.sizes[1], ng + mask_view.sizes[2]
         self.fighter = nn.Sequential(nn.Linear(ff, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU())
@@ -254,6 +270,8 @@ class Agent(nn.Module):
         fo, bo, go = obs["fighters"], obs["board"], obs["globals"]
         if self.tactical:
             fo = torch.cat([fo, obs["tactical"]], 2)
+        if self.tactical_planes:
+            bo = torch.cat([bo, obs["tactical_planes"]], 1)
         if self.mask_view is not None:
             r, p, fl = self.mask_view(mask)
             fo, bo, go = torch.cat([fo, r], 2), torch.cat([bo, p], 1), torch.cat([go, fl], 1)
@@ -412,7 +430,7 @@ def main(argv=None):
         return a.numpy()
 
     opponent = self_play if args.opponent == "self" else args.opponent
-    env = make_env(args.num_envs, args.tactical_features, opponent=opponent, seed=args.seed,
+    env = make_env(args.num_envs, args.tactical_features, args.tactical_planes, opponent=opponent, seed=args.seed,
                    scenario=args.scenario, reward=args.reward)
     agent = Agent(env.observation_space, env.n_actions, args.hidden,
                   MaskView(env.game) if args.mask_features else None,
@@ -423,8 +441,8 @@ def main(argv=None):
     if args.bc_decisions:
         t0 = time.perf_counter()
         if args.bc_winners_only:  # a plain-reward twin of the training env says who won each game
-            demo_env = make_env(args.num_envs, args.tactical_features, opponent=opponent, seed=args.seed,
-                                game=env.game)
+            demo_env = make_env(args.num_envs, args.tactical_features, args.tactical_planes, opponent=opponent,
+                                seed=args.seed, game=env.game)
             demos = collect_demonstrations(demo_env, args.bc_demonstrator, args.bc_decisions, args.seed, True)
         else:
             demos = collect_demonstrations(env, args.bc_demonstrator, args.bc_decisions, args.seed)
@@ -450,8 +468,8 @@ def main(argv=None):
         del demos
         if args.bc_report:
             # in games of their own (other seeds), so that the training env's games stay those of a run without
-            held_env = make_env(args.num_envs, args.tactical_features, opponent=opponent, seed=args.seed + 100,
-                                game=env.game)
+            held_env = make_env(args.num_envs, args.tactical_features, args.tactical_planes, opponent=opponent,
+                                seed=args.seed + 100, game=env.game)
             held = collect_demonstrations(held_env, args.bc_demonstrator, max(1, args.bc_decisions // 5),
                                           args.seed + 100)
             del held_env
@@ -603,15 +621,24 @@ class GreedyAgent(BaseAgent):
         self.net = net.eval()
 
     def act(self, obs, mask, game=None):
-        if self.net.tactical:  # the single game's rows, from the deciding gang's side
-            from necro_env.batch.tactical import N_TACTICAL, tactical_game
+        if self.net.tactical or self.net.tactical_planes:  # the single game's, from the deciding gang's side
+            from necro_env.batch.tactical import (
+                N_PLANES, N_TACTICAL, cell_kind_starts, tactical_game, tactical_planes_game,
+            )
             from necro_env.rulesets.necromunda.state import G_DGANG
 
             if game is None:
-                raise ValueError("a network trained with --tactical-features needs the Game: act(obs, mask, game=game)")
-            tac = np.empty((game.state.fi.shape[1], N_TACTICAL), np.float32)
-            tactical_game(game.state, game.static, 0, int(game.state.g[0, G_DGANG]), tac)
-            obs = {**obs, "tactical": tac}
+                raise ValueError("a network trained with --tactical-features or --tactical-planes needs the Game: "
+                                 "act(obs, mask, game=game)")
+            gang = int(game.state.g[0, G_DGANG])
+            obs = dict(obs)
+            if self.net.tactical:
+                obs["tactical"] = np.empty((game.state.fi.shape[1], N_TACTICAL), np.float32)
+                tactical_game(game.state, game.static, 0, gang, obs["tactical"])
+            if self.net.tactical_planes:
+                obs["tactical_planes"] = np.empty((N_PLANES,) + game.static.terrain.shape, np.float32)
+                tactical_planes_game(game.state, game.static, 0, gang, np.asarray(mask, bool),
+                                     cell_kind_starts(game.layout), obs["tactical_planes"])
         with torch.no_grad():
             o = {k: torch.from_numpy(np.asarray(v))[None] for k, v in obs.items()}
             m = torch.from_numpy(np.asarray(mask, bool))[None]
@@ -625,7 +652,7 @@ def batched_eval(net, game, opponent, pairs, seed0=20_000):
     +1 win, -1 loss, 0 draw or round limit)."""
     res = {"opponent": opponent, "games": 0, "win": 0, "draw": 0, "loss": 0}
     for side in range(game.dims.n_gangs):
-        env = make_env(pairs, getattr(net, "tactical", False), opponent=opponent, seed=seed0, game=game,
+        env = make_env(pairs, net.tactical, net.tactical_planes, opponent=opponent, seed=seed0, game=game,
                        learner=side)
         obs = env.reset()
         finished = np.zeros(pairs, np.bool_)

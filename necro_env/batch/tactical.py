@@ -18,6 +18,21 @@ Rows of fighters off the battlefield are 0. These are what the scripted heuristi
 (the gunline's expected damage needs eligibility and cover; docs/training.md) and what an
 observation of board planes leaves the network to infer. ``training/ppo_fast.py
 --tactical-features`` appends them to the fighter rows. About 256 eligibility tests per game.
+
+``tactical_planes_all(s, st, side, mask, cell_starts, out)`` writes ``N_PLANES`` board planes per
+game, what the gunline chooses its cells by (``policies.heuristics.score_action``):
+
+0. the path distance from each cell to the nearest enemy of the observer (``path_field``), capped
+   at ``PATH_CAP`` and divided by it, on every cell;
+1. on the cells the activated fighter has a legal cell action to (Move, Take Cover, Crawl, ...:
+   the kinds starting at ``cell_starts``), the Standing enemies that could see it there
+   (``heuristics.exposure``), as a share of one gang's slots;
+2. on those cells, the enemies it could target from there within its longest range
+   (``heuristics.view_from``), as a share of one gang's slots;
+3. on those cells, the best cover grade it would have against them (``view_from``: 1 in the open).
+
+Planes 1-3 are 0 elsewhere and when no fighter is activated. ``ppo_fast --tactical-planes`` appends
+them to the board planes.
 """
 from __future__ import annotations
 
@@ -25,12 +40,13 @@ import numpy as np
 from numba import prange
 
 from .._numba_cache import leaf_njit
-from ..policies.heuristics import path_field
+from ..policies.heuristics import exposure, longest_range, path_field, view_from
 from ..rulesets.necromunda.query import clear_rays, cover_grade
 from ..rulesets.necromunda.shooting import eligible
-from ..rulesets.necromunda.state import FI_STATE, FI_X, FI_Y, FS_ON, G_ACTIVE
+from ..rulesets.necromunda.state import FI_STATE, FI_X, FI_Y, FS_ON, G_ACTIVE, G_MF
 
 N_TACTICAL = 5
+N_PLANES = 4
 PATH_CAP = 30
 
 
@@ -77,4 +93,59 @@ def tactical_features(core, side) -> np.ndarray:
     """[B, NF, N_TACTICAL] float32 for ``BatchedGames`` ``core`` seen by ``side`` ([B] gang indices)."""
     out = np.empty((core.state.g.shape[0], core.state.fi.shape[1], N_TACTICAL), np.float32)
     tactical_all(core.state, core.static, np.ascontiguousarray(side, np.int64), out)
+    return out
+
+
+@leaf_njit
+def tactical_planes_game(s, st, b, gang, mask, cell_starts, out):
+    """The planes of game b seen by ``gang`` into out[N_PLANES, H, W]; ``mask``: game b's legal
+    actions (module docstring)."""
+    h, w = st.terrain.shape
+    mf = s.g[b, G_MF]
+    field = path_field(s, st, b, gang)
+    for c in range(h * w):
+        out[0, c // w, c % w] = min(field[c], PATH_CAP) / PATH_CAP
+        for k in range(1, out.shape[0]):
+            out[k, c // w, c % w] = 0.0
+    f = s.g[b, G_ACTIVE]
+    if f < 0 or s.fi[b, f, FI_STATE] != FS_ON:
+        return
+    rng = longest_range(s, st, b, f)
+    for c in range(h * w):
+        legal = False
+        for k0 in cell_starts:
+            if mask[k0 + c]:
+                legal = True
+                break
+        if not legal:
+            continue
+        x = c % w
+        y = c // w
+        n, best = view_from(s, st, b, f, x, y, rng)
+        out[1, y, x] = exposure(s, st, b, f, x, y) / mf
+        out[2, y, x] = n / mf
+        out[3, y, x] = best
+
+
+@leaf_njit(parallel=True)
+def tactical_planes_all(s, st, side, mask, cell_starts, out):
+    """out[b] for every game b seen by gang side[b]; mask [B, A] the learner's legal actions."""
+    for b in prange(s.g.shape[0]):
+        tactical_planes_game(s, st, b, side[b], mask[b], cell_starts, out[b])
+
+
+def cell_kind_starts(layout) -> np.ndarray:
+    """The first flat index of every cell-parameter action kind (codec.P_CELL)."""
+    from ..rulesets.necromunda.codec import KINDS, P_CELL
+
+    return np.array([layout[k] for k, (_, pk) in enumerate(KINDS) if pk == P_CELL], np.int64)
+
+
+def tactical_planes(core, side, mask) -> np.ndarray:
+    """[B, N_PLANES, H, W] float32 for ``BatchedGames`` ``core`` seen by ``side`` with the legal
+    actions ``mask`` ([B, A] bool)."""
+    h, w = core.static.terrain.shape
+    out = np.empty((core.state.g.shape[0], N_PLANES, h, w), np.float32)
+    tactical_planes_all(core.state, core.static, np.ascontiguousarray(side, np.int64), mask,
+                        cell_kind_starts(core.game.layout), out)
     return out

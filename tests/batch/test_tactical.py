@@ -1,15 +1,20 @@
 """necro_env.batch.tactical: who-can-shoot-whom rows equal ``shooting.eligible`` and
-``query.cover_grade`` asked pair by pair (rules 7.2), in the entity observation's row order, and
-ppo_fast trains and evaluates with them (``--tactical-features``)."""
+``query.cover_grade`` asked pair by pair (rules 7.2), in the entity observation's row order; the
+cell planes equal the gunline's own cell queries on the legal cells; ppo_fast trains and evaluates
+with them (``--tactical-features``, ``--tactical-planes``)."""
 import numpy as np
 
 from necro_env.batch import BatchedGames
-from necro_env.batch.tactical import N_TACTICAL, PATH_CAP, tactical_features, tactical_game
-from necro_env.policies.heuristics import path_field
+from necro_env.batch.tactical import (
+    N_PLANES, N_TACTICAL, PATH_CAP, cell_kind_starts, tactical_features, tactical_game, tactical_planes,
+    tactical_planes_game,
+)
+from necro_env.policies.heuristics import exposure, longest_range, path_field, view_from
+from necro_env.rulesets.necromunda.codec import KINDS, P_CELL
 from necro_env.envs.necromunda_env import build_game
 from necro_env.rulesets.necromunda.query import clear_rays, cover_grade
 from necro_env.rulesets.necromunda.shooting import eligible
-from necro_env.rulesets.necromunda.state import FI_STATE, FI_X, FI_Y, FS_ON, G_ACTIVE
+from necro_env.rulesets.necromunda.state import FI_STATE, FI_X, FI_Y, FS_ON, G_ACTIVE, G_MF
 
 
 def expected_rows(s, st, b, gang):
@@ -56,6 +61,67 @@ def test_tactical_rows_equal_the_pairwise_rules_queries():
     out = np.empty((g.state.fi.shape[1], N_TACTICAL), np.float32)
     tactical_game(g.state, g.static, 0, 1, out)
     np.testing.assert_allclose(out, expected_rows(g.state, g.static, 0, 1), atol=1e-6)
+
+
+def expected_planes(s, st, b, gang, mask, layout):
+    h, w = st.terrain.shape
+    out = np.zeros((N_PLANES, h, w), np.float32)
+    out[0] = np.minimum(path_field(s, st, b, gang), PATH_CAP).reshape(h, w) / PATH_CAP
+    f, mf = int(s.g[b, G_ACTIVE]), int(s.g[b, G_MF])
+    if f < 0 or s.fi[b, f, FI_STATE] != FS_ON:
+        return out
+    cell_kinds = [k for k, (_, pk) in enumerate(KINDS) if pk == P_CELL]
+    assert len(cell_kinds) == 8  # Move, Take Cover, Carry Casket, Crawl Ductway, Retreat, Crawl, Consolidate, Carry
+    legal = np.zeros(h * w, bool)
+    for k in cell_kinds:
+        legal |= mask[layout[k]:layout[k + 1]]
+    rng = longest_range(s, st, b, f)
+    for c in np.flatnonzero(legal):
+        x, y = int(c % w), int(c // w)
+        n, best = view_from(s, st, b, f, x, y, rng)
+        out[1:, y, x] = exposure(s, st, b, f, x, y) / mf, n / mf, best
+    return out
+
+
+def test_tactical_planes_equal_the_gunline_cell_queries_on_legal_cells():
+    game = build_game()
+    core = BatchedGames(game, 6, seed=5)
+    core.reset()
+    rng = np.random.default_rng(1)
+    seen_cells = seen_view = 0
+    for _ in range(15):
+        core.play(11, "gunline")
+        side = rng.integers(0, 2, 6)
+        got = tactical_planes(core, side, core.mask)
+        for b in range(6):
+            want = expected_planes(core.state, core.static, b, int(side[b]), core.mask[b], game.layout)
+            np.testing.assert_allclose(got[b], want, atol=1e-6)
+            seen_cells += int((want[3] > 0).sum() > 0)
+            seen_view += int((want[2] > 0).sum() > 0)
+    assert seen_cells > 10 and seen_view > 3
+    # the single-game entry point (ppo_fast's GreedyAgent) gives the same planes
+    g = build_game()
+    g.reset(2)
+    for _ in range(30):
+        g.step(int(rng.choice(np.flatnonzero(g.mask[0]))))
+    out = np.empty((N_PLANES,) + g.static.terrain.shape, np.float32)
+    tactical_planes_game(g.state, g.static, 0, 0, g.mask[0], cell_kind_starts(g.layout), out)
+    np.testing.assert_allclose(out, expected_planes(g.state, g.static, 0, 0, g.mask[0], g.layout), atol=1e-6)
+
+
+def test_ppo_fast_with_tactical_planes_and_pointer_head_trains_and_evaluates():
+    import pytest
+
+    from training import ppo_fast
+
+    hist = ppo_fast.main(["--num-envs", "4", "--num-steps", "8", "--hidden", "32", "--total-steps", "32",
+                          "--num-minibatches", "2", "--update-epochs", "1", "--opponent", "gunline",
+                          "--tactical-planes", "--pointer-head", "--bc-decisions", "16", "--bc-epochs", "1",
+                          "--eval-every", "1", "--eval-games", "1", "--eval-opponent", "random",
+                          "--eval-pairs", "1"])
+    assert hist[-1]["games"] == 2 and hist[-1]["opponent"] == "random"
+    with pytest.raises(SystemExit, match="--tactical-planes"):
+        ppo_fast.parse_args(["--tactical-planes", "--opponent", "self"])
 
 
 def test_ppo_fast_with_tactical_features_trains_and_evaluates(capsys):
