@@ -43,7 +43,9 @@ who can target whom (``necro_env.batch.tactical``: eligible from the activated f
 what cover, and how many enemies the fighter can target and be targeted by).
 ``--tactical-planes`` appends board planes of what the gunline picks its cells by (path distance to
 the enemy; on the cells the activated fighter can move to, how many enemies could see it there,
-how many it could target and its best cover). ``--pointer-head`` replaces the linear policy head by a factored one (``training.pointer_head``:
+how many it could target and its best cover). ``--init PATH`` starts from a network saved by ``--save`` (same network flags) instead of a
+warm start, e.g. to continue a run; ``--kl-coef`` then anchors to it.
+``--pointer-head`` replaces the linear policy head by a factored one (``training.pointer_head``:
 each fighter row and each board cell scored by a network shared across rows and cells).
 """
 from __future__ import annotations
@@ -72,6 +74,7 @@ DEFAULTS = dict(
     bc_decisions=0, bc_demonstrator="gunline", bc_epochs=4, bc_learning_rate=1e-3, kl_coef=0.0,
     eval_every=0, eval_games=32, keep_best=False, bc_winners_only=False, bc_dagger=0,
     mask_features=False, tactical_features=False, bc_report=False, pointer_head=False, tactical_planes=False,
+    init=None,
 )
 CONFIG_ONLY = ("reward",)  # set in the --config file, not on the command line
 
@@ -120,6 +123,8 @@ def parse_args(argv=None):
     if (args.tactical_features or args.tactical_planes) and args.opponent == "self":
         raise SystemExit("--tactical-features / --tactical-planes: the frozen self-play opponent sees observations "
                          "without them; use a compiled opponent")
+    if args.init and args.bc_decisions:
+        raise SystemExit("--init starts from a saved network; it does not combine with a warm start (--bc-decisions)")
     if args.bc_dagger and args.bc_winners_only:
         raise SystemExit("--bc-dagger labels every state the network visits; it does not combine with "
                          "--bc-winners-only")
@@ -304,6 +309,29 @@ class Agent(nn.Module):
         return action, dist.log_prob(action), dist.entropy(), self.v(enc[0]).squeeze(-1), dist.logits
 
 
+def load_init(agent, path):
+    """Load a state dict saved by ``--save`` into ``agent`` (``--init``); a missing, corrupt or
+    mismatched file is refused with what differs."""
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except FileNotFoundError:
+        raise SystemExit(f"--init {path}: no such file") from None
+    except Exception as e:  # noqa: BLE001 - any unpickling failure means the same to the user
+        raise SystemExit(f"--init {path}: not a ppo_fast network ({type(e).__name__}: {e})") from None
+    if not isinstance(state, dict):
+        raise SystemExit(f"--init {path}: not a ppo_fast network (a {type(state).__name__}, not a state dict)")
+    mine = agent.state_dict()
+    diffs = [f"missing {k}" for k in mine if k not in state] + [f"unexpected {k}" for k in state if k not in mine]
+    diffs += [f"{k}: {tuple(state[k].shape)} in the file, {tuple(v.shape)} here" for k, v in mine.items()
+              if k in state and getattr(state[k], "shape", None) != v.shape]
+    if diffs:
+        shown = "; ".join(diffs[:6]) + (f"; ... ({len(diffs)} differences)" if len(diffs) > 6 else "")
+        raise SystemExit(f"--init {path}: the network differs from this run's ({shown}); --hidden, --pointer-head, "
+                         f"--tactical-features, --tactical-planes, --mask-features and the scenario must match the "
+                         f"run that saved it")
+    agent.load_state_dict(state)
+
+
 def to_torch(obs):
     return {k: torch.from_numpy(v) for k, v in obs.items()}
 
@@ -435,8 +463,11 @@ def main(argv=None):
     agent = Agent(env.observation_space, env.n_actions, args.hidden,
                   MaskView(env.game) if args.mask_features else None,
                   (env.game.layout, env.game.dims) if args.pointer_head else None)
+    if args.init:
+        load_init(agent, args.init)
+        print(f"initial network: {args.init}", flush=True)
     opt = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
-    anchor = None
+    anchor = copy.deepcopy(agent).eval() if args.init else None
     frozen = copy.deepcopy(agent).eval()  # the self-play opponent while demonstrations are recorded
     if args.bc_decisions:
         t0 = time.perf_counter()
@@ -478,8 +509,8 @@ def main(argv=None):
             for name, (n_k, same, same_kind) in accuracy_by_kind(agent, held, env.game).items():
                 print(f"  {name:16s} {n_k:6d} {same:.3f} {same_kind:.3f}", flush=True)
         anchor = copy.deepcopy(agent).eval()
-    elif args.kl_coef:
-        raise SystemExit("--kl-coef needs a warm start to anchor to (--bc-decisions N)")
+    elif args.kl_coef and not args.init:
+        raise SystemExit("--kl-coef needs a warm start or an initial network to anchor to (--bc-decisions N, --init)")
     frozen = copy.deepcopy(agent).eval()
 
     n, t_steps = args.num_envs, args.num_steps

@@ -250,3 +250,32 @@ def test_ppo_fast_warm_start_against_the_self_play_opponent(capsys):
                           "--num-minibatches", "2", "--update-epochs", "1", "--opponent", "self",
                           "--bc-decisions", "16", "--bc-epochs", "1"])
     assert hist[-1]["steps"] == 32 and "warm start: 16 decisions of gunline" in capsys.readouterr().out
+
+
+def test_ppo_fast_init_continues_from_a_saved_network_and_refuses_a_mismatch(tmp_path, capsys):
+    small = ["--num-envs", "4", "--num-steps", "8", "--hidden", "32", "--total-steps", "32",
+             "--num-minibatches", "2", "--update-epochs", "1", "--opponent", "random", "--pointer-head"]
+    saved = tmp_path / "a.pt"
+    ppo_fast.main(small + ["--save", str(saved)])
+    import torch
+
+    state = torch.load(saved, weights_only=True)
+    again = tmp_path / "b.pt"
+    # no update: the continued run's network is the saved one, parameter for parameter
+    ppo_fast.main(small + ["--init", str(saved), "--learning-rate", "0", "--save", str(again)])
+    assert "initial network" in capsys.readouterr().out
+    for k, v in torch.load(again, weights_only=True).items():
+        torch.testing.assert_close(v, state[k], msg=k)
+    with pytest.raises(SystemExit, match="pointer-head") as e:  # a plain head is not the saved pointer head
+        ppo_fast.main([a for a in small if a != "--pointer-head"] + ["--init", str(saved)])
+    assert "unexpected pointer." in str(e.value) and "missing pi.weight" in str(e.value)
+    with pytest.raises(SystemExit, match="hidden"):  # another width: the shapes differ
+        ppo_fast.main([a if a != "32" else "16" for a in small] + ["--init", str(saved)])
+    bad = tmp_path / "bad.pt"
+    bad.write_bytes(b"not a checkpoint")
+    with pytest.raises(SystemExit, match="not a ppo_fast network"):
+        ppo_fast.main(small + ["--init", str(bad)])
+    with pytest.raises(SystemExit, match="no such file"):
+        ppo_fast.main(small + ["--init", str(tmp_path / "missing.pt")])
+    with pytest.raises(SystemExit, match="--init"):
+        ppo_fast.parse_args(["--init", str(saved), "--bc-decisions", "10"])
