@@ -43,8 +43,9 @@ who can target whom (``necro_env.batch.tactical``: eligible from the activated f
 what cover, and how many enemies the fighter can target and be targeted by).
 ``--tactical-planes`` appends board planes of what the gunline picks its cells by (path distance to
 the enemy; on the cells the activated fighter can move to, how many enemies could see it there,
-how many it could target and its best cover). ``--init PATH`` starts from a network saved by ``--save`` (same network flags) instead of a
-warm start, e.g. to continue a run; ``--kl-coef`` then anchors to it.
+how many it could target and its best cover). ``--init PATH`` starts from a network saved by
+``--save`` (same network flags) instead of a warm start, e.g. to continue a run; ``--kl-coef``
+then anchors to it.
 ``--pointer-head`` replaces the linear policy head by a factored one (``training.pointer_head``:
 each fighter row and each board cell scored by a network shared across rows and cells).
 """
