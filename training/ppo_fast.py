@@ -260,6 +260,8 @@ class Agent(nn.Module):
         self.trunk = nn.Sequential(nn.Linear(nf * 64 + 64 + 16 * 16 + ng, hidden), nn.ReLU(),
                                    nn.Linear(hidden, hidden), nn.ReLU())
         self.pointer = None
+        # ``v`` is created after the policy head in both branches: the plain head's parameters are
+        # drawn in the same order as before the pointer head existed (same seed, same network)
         if pointer is not None:
             from training.pointer_head import PointerHead
 
@@ -285,11 +287,8 @@ class Agent(nn.Module):
         x = torch.cat([f.flatten(1), f.max(1).values, self.board(bo), go], 1)
         return self.trunk(x), f, bo
 
-    def features(self, obs, mask):
-        return self.encode(obs, mask)[0]
-
     def value(self, obs, mask):
-        return self.v(self.features(obs, mask)).squeeze(-1)
+        return self.v(self.encode(obs, mask)[0]).squeeze(-1)
 
     def act(self, obs, mask, action=None):
         return self.act_full(obs, mask, action)[:4]
