@@ -46,7 +46,7 @@ the enemy; on the cells the activated fighter can move to, how many enemies coul
 how many it could target and its best cover). ``--init PATH`` starts from a network saved by
 ``--save`` (same network flags) instead of a warm start, e.g. to continue a run; ``--kl-coef``
 then anchors to it.
-``--pointer-head`` replaces the linear policy head by a factored one (``training.pointer_head``:
+``--pointer-head`` replaces the linear policy head by a factored one (``agents.pointer_head``:
 each fighter row and each board cell scored by a network shared across rows and cells).
 """
 from __future__ import annotations
@@ -236,7 +236,7 @@ class Agent(nn.Module):
     """Fighter rows -> shared MLP -> mean and max pool; board planes -> small CNN; globals;
     a trunk, then masked policy logits over the flat action space and a value. With a
     ``MaskView`` the mask's rows, planes and bits are inputs too. The plain head is one linear
-    layer over the trunk; with ``pointer=(layout, dims)`` it is ``training.pointer_head``'s
+    layer over the trunk; with ``pointer=(layout, dims)`` it is ``agents.pointer_head``'s
     factored head (each fighter row and each cell scored by a shared network)."""
 
     def __init__(self, obs_space, n_actions, hidden=256, mask_view=None, pointer=None):
@@ -263,7 +263,7 @@ class Agent(nn.Module):
         # ``v`` is created after the policy head in both branches: the plain head's parameters are
         # drawn in the same order as before the pointer head existed (same seed, same network)
         if pointer is not None:
-            from training.pointer_head import PointerHead
+            from agents.pointer_head import PointerHead
 
             self.pointer = PointerHead(*pointer, hidden, 64, c)
             self.v = nn.Linear(hidden, 1)
@@ -653,23 +653,17 @@ class GreedyAgent(BaseAgent):
 
     def act(self, obs, mask, game=None):
         if self.net.tactical or self.net.tactical_planes:  # the single game's, from the deciding gang's side
-            from necro_env.batch.tactical import (
-                N_PLANES, N_TACTICAL, cell_kind_starts, tactical_game, tactical_planes_game,
-            )
-            from necro_env.rulesets.necromunda.state import G_DGANG
+            from necro_env.batch.tactical import tactical_obs
 
             if game is None:
                 raise ValueError("a network trained with --tactical-features or --tactical-planes needs the Game: "
                                  "act(obs, mask, game=game)")
-            gang = int(game.state.g[0, G_DGANG])
+            extra = tactical_obs(game, game.current_gang)
             obs = dict(obs)
             if self.net.tactical:
-                obs["tactical"] = np.empty((game.state.fi.shape[1], N_TACTICAL), np.float32)
-                tactical_game(game.state, game.static, 0, gang, obs["tactical"])
+                obs["tactical"] = extra["tactical"]
             if self.net.tactical_planes:
-                obs["tactical_planes"] = np.empty((N_PLANES,) + game.static.terrain.shape, np.float32)
-                tactical_planes_game(game.state, game.static, 0, gang, np.asarray(mask, bool),
-                                     cell_kind_starts(game.layout), obs["tactical_planes"])
+                obs["tactical_planes"] = extra["tactical_planes"]
         with torch.no_grad():
             o = {k: torch.from_numpy(np.asarray(v))[None] for k, v in obs.items()}
             m = torch.from_numpy(np.asarray(mask, bool))[None]

@@ -6,6 +6,8 @@ Three encoders, chosen by name (``make_encoder``):
 - ``flat``: one vector = fighters (flattened) + globals + doors + caskets
 - ``spatial``: ``[C', H, W]`` planes = board channels + per-cell fighter channels
   + the globals broadcast as constant planes
+- ``tactical``: ``entity``'s Dict + ``tactical=[NF, 5]`` rows and ``tactical_planes=[4, H, W]``
+  (necro_env/batch/tactical.py: line of sight, cover, path distances)
 
 Every observation is from the observing gang's point of view: fighter rows
 (and the ``gang_rel`` features) are rotated so that the observer is gang 0,
@@ -627,6 +629,30 @@ class EntityEncoder(Encoder):
         }
 
 
+class TacticalEncoder(EntityEncoder):
+    """``entity``'s Dict plus ``tactical=[NF, N_TACTICAL]`` (who can shoot whom, path distances:
+    one row per fighter, the same row order) and ``tactical_planes=[N_PLANES, H, W]`` (path
+    distance to the nearest enemy on every cell; exposure, targets in view and cover on the
+    cells the activated fighter has a legal cell action to), from ``necro_env.batch.tactical``:
+    what the scripted heuristics decide with. The cell planes 1-3 are those of the deciding
+    gang's legal actions; an observer that is not deciding sees them as 0."""
+
+    name = "tactical"
+
+    def space(self, game):
+        from ..batch.tactical import N_PLANES, N_TACTICAL
+
+        t = _tables(game)
+        return spaces.Dict({**super().space(game).spaces,
+                            "tactical": spaces.Box(0.0, 1.0, (t.nf, N_TACTICAL), F32),
+                            "tactical_planes": spaces.Box(0.0, 1.0, (N_PLANES, t.h, t.w), F32)})
+
+    def encode(self, game, gang):
+        from ..batch.tactical import tactical_obs
+
+        return {**super().encode(game, gang), **tactical_obs(game, gang)}
+
+
 class FlatEncoder(Encoder):
     """One vector: fighters (row-major [NF, F] flattened) + globals + doors + caskets + markers.
 
@@ -722,11 +748,11 @@ class SpatialEncoder(Encoder):
         return out
 
 
-ENCODERS = {"entity": EntityEncoder, "flat": FlatEncoder, "spatial": SpatialEncoder}
+ENCODERS = {"entity": EntityEncoder, "flat": FlatEncoder, "spatial": SpatialEncoder, "tactical": TacticalEncoder}
 
 
 def make_encoder(encoder) -> Encoder:
-    """An encoder from its name ("entity", "flat", "spatial") or an Encoder instance."""
+    """An encoder from its name ("entity", "flat", "spatial", "tactical") or an Encoder instance."""
     if isinstance(encoder, Encoder):
         return encoder
     if isinstance(encoder, type) and issubclass(encoder, Encoder):

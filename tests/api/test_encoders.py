@@ -15,7 +15,7 @@ from necro_env.rulesets.necromunda.game import Game
 from necro_env.rulesets.necromunda.state import DR_STATE, WP_ID
 from necro_env.testing import board, fighter, gang, scenario
 
-ENCODERS = ["entity", "flat", "spatial"]
+ENCODERS = ["entity", "flat", "spatial", "tactical"]
 
 
 def _random_game(num_gangs=2, seed=0, steps=250):

@@ -137,3 +137,39 @@ def test_ppo_fast_with_tactical_features_trains_and_evaluates(capsys):
     assert hist[-1]["games"] == 2 and hist[-1]["opponent"] == "random"
     with pytest.raises(SystemExit, match="--tactical-features"):
         ppo_fast.parse_args(["--tactical-features", "--opponent", "self"])
+
+
+def test_tactical_encoder_adds_the_rows_and_the_deciding_gangs_planes():
+    """The ``tactical`` encoder (necro_env/envs/encoders.py) is ``entity`` plus the rows and planes
+    above for one game; the cell planes 1-3 are the deciding gang's (an observer that is not
+    deciding sees them as 0, its path-distance plane 0 as for anyone)."""
+    from agents import make_agent
+    from necro_env.envs.encoders import EntityEncoder, make_encoder
+
+    enc = make_encoder("tactical")
+    g = build_game()
+    g.reset(4)
+    space = enc.space(g)
+    players = [make_agent("gunline", seed=1), make_agent("aggressor", seed=2)]  # they meet: planes 1-3 get values
+    checked = with_cells = 0
+    for step in range(120):
+        if g.done:
+            break
+        if step % 2 == 0:
+            dec = g.current_gang
+            for gang in range(2):
+                obs = enc.encode(g, gang)
+                assert space.contains(obs)
+                ent = EntityEncoder().encode(g, gang)
+                assert all(np.array_equal(obs[k], ent[k]) for k in ent)
+                np.testing.assert_allclose(obs["tactical"], expected_rows(g.state, g.static, 0, gang), atol=1e-6)
+                mask = g.mask[0] if gang == dec else np.zeros_like(g.mask[0])
+                want = expected_planes(g.state, g.static, 0, gang, mask, g.layout)
+                np.testing.assert_allclose(obs["tactical_planes"], want, atol=1e-6)
+                if gang != dec:
+                    assert not obs["tactical_planes"][1:].any()
+                else:
+                    with_cells += int(want[1:].any())
+            checked += 1
+        g.step(players[g.current_gang].act(None, g.mask[0], game=g))
+    assert checked >= 30 and with_cells >= 3
