@@ -223,10 +223,15 @@ def new_model(cfg: dict, venv, tb_dir):
     from sb3_contrib import MaskablePPO
 
     p = cfg["ppo"]
-    policy = "MultiInputPolicy" if cfg["encoder"] == "entity" else ("CnnPolicy" if cfg["encoder"] == "spatial"
-                                                                    else "MlpPolicy")
+    policy = "MultiInputPolicy" if cfg["encoder"] in ("entity", "tactical") else (
+        "CnnPolicy" if cfg["encoder"] == "spatial" else "MlpPolicy")
     kw = {"normalize_images": False} if cfg["encoder"] == "spatial" else {}
-    if p.get("extractor", "default") != "default":
+    if p.get("extractor", "default") == "pointer":
+        from agents.networks import PointerPolicy, pointer_policy_kwargs
+
+        policy = PointerPolicy
+        kw.update(pointer_policy_kwargs(build_game_for(cfg)))
+    elif p.get("extractor", "default") != "default":
         from agents.networks import EXTRACTORS
 
         kw["features_extractor_class"] = EXTRACTORS[p["extractor"]]

@@ -55,9 +55,11 @@ class PPOFile(Strict):
     net_arch: list[int] = Field(min_length=1)
     gae_lambda: float = Field(default=0.95, gt=0, le=1)
     clip_range: float = Field(default=0.2, gt=0)
-    # features extractor of the policy: SB3's default (flatten every input), or "entity"
-    # (agents/networks.py: a shared MLP over fighter rows + a small CNN over the board; entity encoder only)
-    extractor: Literal["default", "entity"] = "default"
+    # features extractor of the policy: SB3's default (flatten every input), "entity"
+    # (agents/networks.py: a shared MLP over fighter rows + a small CNN over the board; entity encoder only),
+    # or "pointer" (agents/networks.PointerPolicy: that extractor with net_arch as its trunk, and the
+    # factored pointer head in place of the linear action layer; entity or tactical encoder)
+    extractor: Literal["default", "entity", "pointer"] = "default"
 
 
 class RewardFile(Strict):
@@ -103,7 +105,7 @@ class PretrainFile(Strict):
 class TrainingFile(Strict):
     name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")
     scenario: str
-    encoder: Literal["flat", "entity", "spatial"]
+    encoder: Literal["flat", "entity", "spatial", "tactical"]
     learner: Union[Literal["random"], int] = "random"
     # random | gunline | aggressor | path to a checkpoint .zip, or a mix {spec: weight, ...} drawn per episode
     opponent: Opponent = "random"
@@ -127,6 +129,10 @@ class TrainingFile(Strict):
             raise FieldProblem(("ppo", "extractor"), "entity", f"the entity extractor reads the entity encoder's "
                                                                f"observation; this config's encoder is "
                                                                f"{self.encoder!r} (use extractor: default)")
+        if self.ppo.extractor == "pointer" and self.encoder not in ("entity", "tactical"):
+            raise FieldProblem(("ppo", "extractor"), "pointer", f"the pointer policy reads the fighter rows and "
+                                                                f"board planes of the entity or tactical encoder; "
+                                                                f"this config's encoder is {self.encoder!r}")
         if self.vec_env != "batched":
             if self.n_envs > 64:
                 raise FieldProblem(("n_envs",), self.n_envs, f"at most 64 with vec_env {self.vec_env!r} (one Python "

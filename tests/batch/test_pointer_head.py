@@ -1,4 +1,4 @@
-"""training.pointer_head: every flat action's logit comes from the row, cell or linear output its
+"""agents.pointer_head: every flat action's logit comes from the row, cell or linear output its
 parameter names (codec.decode), and the row and cell scores are shared across rows and cells."""
 import numpy as np
 import pytest
@@ -6,7 +6,7 @@ import torch
 
 from necro_env.rulesets.necromunda import codec
 from necro_env.rulesets.necromunda.codec import KINDS, P_CELL, P_FIGHTER, P_TARGET, P_WEAPON_CELL, P_WEAPON_TARGET
-from training.pointer_head import COL_ON_BOARD, COL_X, COL_Y, PointerHead, head_index
+from agents.pointer_head import COL_ON_BOARD, COL_X, COL_Y, PointerHead, head_index
 from training.ppo_fast import Agent, make_env, to_torch
 
 

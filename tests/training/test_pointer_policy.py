@@ -1,0 +1,129 @@
+"""agents.networks.PointerPolicy: the pointer head as a MaskablePPO policy (``ppo: {extractor: pointer}``)
+over the ``tactical`` (or ``entity``) observation; its packed features carry exactly the trunk's
+vector, the row embeddings, the board planes and the raw rows; it trains, saves and loads with
+its layout, plays as a checkpoint agent, and a config that cannot feed it is refused."""
+import textwrap
+
+import numpy as np
+import pytest
+import torch
+
+from agents.networks import PointerExtractor, PointerPolicy, pointer_policy_kwargs
+from necro_env.envs.gym_wrapper import NecromundaGymEnv
+
+
+@pytest.fixture(scope="module")
+def model():
+    from sb3_contrib import MaskablePPO
+
+    env = NecromundaGymEnv(encoder="tactical")
+    env.reset(seed=3)
+    m = MaskablePPO(PointerPolicy, env, n_steps=32, batch_size=16, n_epochs=1, device="cpu", seed=0,
+                    policy_kwargs={"net_arch": [32, 32], **pointer_policy_kwargs(env.game)})
+    m.learn(32)
+    return m, env
+
+
+def _batch(env, n=3):
+    """n observations (as a batch of tensors) and masks from a game played by random legal actions."""
+    obs, masks = [], []
+    rng = np.random.default_rng(0)
+    o, _ = env.reset(seed=7)
+    for _ in range(n):
+        obs.append(o)
+        masks.append(env.action_masks())
+        o, *_ = env.step(int(rng.choice(np.flatnonzero(masks[-1]))))
+    return {k: torch.as_tensor(np.stack([x[k] for x in obs])) for k in obs[0]}, np.stack(masks)
+
+
+def test_the_packed_features_are_the_trunk_rows_board_and_raw_fighters(model):
+    m, env = model
+    pol = m.policy
+    fe = pol.features_extractor
+    assert isinstance(fe, PointerExtractor) and fe.tactical and fe.tactical_planes
+    obs, masks = _batch(env)
+    with torch.no_grad():
+        z, f, bo, fo = fe.unpack(fe(obs))
+        assert torch.equal(fo, obs["fighters"])
+        assert torch.equal(bo, torch.cat([obs["board"], obs["tactical_planes"]], 1))
+        f_want = fe.fighter(torch.cat([obs["fighters"], obs["tactical"]], 2))
+        assert torch.allclose(f, f_want)
+        z_want = fe.trunk(torch.cat([f_want.flatten(1), f_want.max(1).values, fe.board(bo), obs["globals"]], 1))
+        assert torch.allclose(z, z_want)
+        # the action logits are the pointer head's on those parts; the value is linear in z
+        logits = pol.action_net(fe(obs))
+        assert torch.allclose(logits, pol.action_net.head(z, f, bo, fo))
+        assert logits.shape == (3, env.game.n_actions)
+        assert torch.allclose(pol.predict_values(obs), pol.value_net.v(z))
+
+
+def test_it_saves_and_loads_with_its_layout_and_plays_legal_actions(model, tmp_path):
+    from sb3_contrib import MaskablePPO
+
+    from agents import CheckpointAgent
+    from agents.checkpoint import save_checkpoint
+    from necro_env.envs.encoders import make_encoder
+
+    m, env = model
+    path = save_checkpoint(m, tmp_path / "p.zip", env.game, "tactical")
+    back = MaskablePPO.load(path, device="cpu")
+    assert isinstance(back.policy, PointerPolicy) and back.policy.layout == [int(x) for x in env.game.layout]
+    obs, masks = _batch(env)
+    for a, b in zip(m.policy.state_dict().values(), back.policy.state_dict().values()):
+        assert torch.equal(a, b)
+    with torch.no_grad():
+        d1 = m.policy.get_distribution(obs, action_masks=masks).distribution.probs
+        d2 = back.policy.get_distribution(obs, action_masks=masks).distribution.probs
+    assert torch.equal(d1, d2) and not d1[torch.as_tensor(~masks)].any()
+    agent = CheckpointAgent(path, game=env.game)
+    assert agent.encoder == "tactical"
+    game = env.game
+    game.reset(11)
+    enc = make_encoder("tactical")
+    for _ in range(40):
+        if game.done:
+            break
+        a = agent.act(enc.encode(game, game.current_gang), game.mask[0], game=game)
+        assert game.mask[0, a]
+        game.step(a)
+
+
+def test_it_needs_the_layout_of_its_game():
+    from sb3_contrib import MaskablePPO
+
+    env = NecromundaGymEnv(encoder="tactical")
+    with pytest.raises(ValueError, match="layout"):
+        MaskablePPO(PointerPolicy, env, device="cpu")
+    bad = pointer_policy_kwargs(env.game)
+    bad["layout"] = bad["layout"][:-1] + [bad["layout"][-1] + 1]
+    with pytest.raises(ValueError, match="actions"):
+        MaskablePPO(PointerPolicy, env, device="cpu", policy_kwargs=bad)
+
+
+def test_config_with_the_pointer_policy_trains_and_a_flat_one_is_refused(tmp_path):
+    from necro_env.config.errors import ConfigError
+    from training import train
+    from training.common import load_config
+
+    text = textwrap.dedent("""
+        name: ptr
+        scenario: scenarios/gang_fight.yaml
+        encoder: tactical
+        opponent: gunline
+        total_timesteps: 64
+        n_envs: 1
+        seed: 0
+        checkpoint_every: 64
+        ppo: {n_steps: 32, batch_size: 16, n_epochs: 1, learning_rate: 0.0003, gamma: 0.99, ent_coef: 0.0,
+              net_arch: [32], extractor: pointer}
+        pretrain: {games: 1, epochs: 1}
+        eval: {games: 0, every: 0}
+    """)
+    cfg = tmp_path / "ptr.yaml"
+    cfg.write_text(text)
+    train.main(["--config", str(cfg), "--runs-dir", str(tmp_path)])
+    assert (tmp_path / "ptr" / "final.zip").is_file()
+    flat = tmp_path / "flat.yaml"
+    flat.write_text(text.replace("encoder: tactical", "encoder: flat"))
+    with pytest.raises(ConfigError, match=r"extractor.*pointer.*'flat'"):
+        load_config(flat)
