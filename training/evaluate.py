@@ -243,5 +243,12 @@ def main(argv=None):
     return res
 
 
+
+def cli(argv=None) -> None:
+    """The console script's entry point: ``main`` without its return value (the results), which
+    ``sys.exit`` would print and turn into exit status 1."""
+    main(argv)
+
+
 if __name__ == "__main__":
-    main()
+    cli()

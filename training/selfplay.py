@@ -247,5 +247,12 @@ def main(argv=None):
     return out
 
 
+
+def cli(argv=None) -> None:
+    """The console script's entry point: ``main`` without its return value (the snapshots and ratings), which
+    ``sys.exit`` would print and turn into exit status 1."""
+    main(argv)
+
+
 if __name__ == "__main__":
-    main()
+    cli()

@@ -293,5 +293,12 @@ def main(argv=None):
     return summary
 
 
+
+def cli(argv=None) -> None:
+    """The console script's entry point: ``main`` without its return value (the run's summary), which
+    ``sys.exit`` would print and turn into exit status 1."""
+    main(argv)
+
+
 if __name__ == "__main__":
-    main()
+    cli()

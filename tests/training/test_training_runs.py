@@ -86,6 +86,21 @@ def test_cli_help(module):
     assert out.returncode == 0 and "usage:" in out.stdout
 
 
+def test_console_scripts_exit_0_after_a_successful_run(tmp_path):
+    """pyproject's entry points call ``sys.exit(target())``: a target returning the run's results
+    (as ``main`` does, for scripts) would print them and exit with status 1."""
+    import tomllib
+
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    for name in ("necro-train", "necro-selfplay", "necro-eval"):
+        assert scripts[name].endswith(":cli"), name
+    code = ("import sys; from training.evaluate import cli; "
+            f"sys.exit(cli(['random', 'random', '--pairs', '1', '--runs-dir', {str(tmp_path)!r}]))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert (tmp_path / "eval" / "eval.md").is_file()
+
+
 def test_tensorboard_is_optional(tmp_path, monkeypatch):
     """Without TensorBoard a run still trains (CSV logs only) and says why there are no TB logs."""
     import builtins
