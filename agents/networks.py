@@ -164,7 +164,8 @@ class PointerPolicy(MaskableMultiInputActorCriticPolicy):
         self._build_mlp_extractor()  # net_arch [] : the identity
         fe = self.features_extractor
         hidden, (_, row_dim), (c, _, _) = fe.sizes[0], fe.shapes[0], fe.shapes[1]
-        self.action_net = _PointerActions(fe.sizes, fe.shapes, PointerHead(self.layout, Dims(**self.dims), hidden, row_dim, c))
+        head = PointerHead(self.layout, Dims(**self.dims), hidden, row_dim, c)
+        self.action_net = _PointerActions(fe.sizes, fe.shapes, head)
         self.value_net = _TrunkValue(hidden)
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
 

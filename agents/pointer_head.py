@@ -1,4 +1,5 @@
-"""A factored ("pointer") policy head over the flat Necromunda action space (``ppo_fast --pointer-head``).
+"""A factored ("pointer") policy head over the flat Necromunda action space (``ppo_fast --pointer-head``;
+as a MaskablePPO policy, ``agents.networks.PointerPolicy``).
 
 The flat space (``necro_env.rulesets.necromunda.codec``) is a concatenation of ranges, one per action
 kind, each indexed by the kind's parameter. The plain head is one linear layer over a pooled vector:

@@ -607,7 +607,8 @@ def test_training_config_errors_name_the_field(tmp_path):
 
     good = (CONFIG_ROOT / "training" / "default.yaml").read_text()
     bad = tmp_path / "bad.yaml"
-    bad.write_text(good.replace("encoder: flat", "encoder: pixels"))
+    assert "\nencoder: tactical\n" in good
+    bad.write_text(good.replace("\nencoder: tactical\n", "\nencoder: pixels\n"))
     with pytest.raises(ConfigError) as err:
         load_training(bad)
     msg = str(err.value)
