@@ -31,6 +31,19 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 
+def row_mlp(n_in: int, dim: int) -> nn.Module:
+    """The MLP shared by every fighter row: n_in -> dim -> dim, ReLU."""
+    return nn.Sequential(nn.Linear(n_in, dim), nn.ReLU(), nn.Linear(dim, dim), nn.ReLU())
+
+
+def board_cnn(c: int, channels: int) -> nn.Module:
+    """Board planes [C, H, W] -> ``channels`` x 4 x 4 features: two strided 3x3 convolutions, pooled."""
+    return nn.Sequential(
+        nn.Conv2d(c, channels, 3, stride=2, padding=1), nn.ReLU(),
+        nn.Conv2d(channels, channels, 3, stride=2, padding=1), nn.ReLU(),
+        nn.AdaptiveAvgPool2d(4), nn.Flatten())
+
+
 class EntityExtractor(BaseFeaturesExtractor):
     """Entity observation -> ``features_dim`` features (module docstring)."""
 
@@ -40,12 +53,8 @@ class EntityExtractor(BaseFeaturesExtractor):
         nf, ff = observation_space["fighters"].shape
         c = observation_space["board"].shape[0]
         ng = observation_space["globals"].shape[0]
-        self.fighter = nn.Sequential(nn.Linear(ff, fighter_dim), nn.ReLU(), nn.Linear(fighter_dim, fighter_dim),
-                                     nn.ReLU())
-        self.board = nn.Sequential(
-            nn.Conv2d(c, board_channels, 3, stride=2, padding=1), nn.ReLU(),
-            nn.Conv2d(board_channels, board_channels, 3, stride=2, padding=1), nn.ReLU(),
-            nn.AdaptiveAvgPool2d(4), nn.Flatten())
+        self.fighter = row_mlp(ff, fighter_dim)
+        self.board = board_cnn(c, board_channels)
         n_in = nf * fighter_dim + fighter_dim + board_channels * 16 + ng
         self.out = nn.Sequential(nn.Linear(n_in, features_dim), nn.ReLU())
 
@@ -74,12 +83,8 @@ class PointerExtractor(BaseFeaturesExtractor):
         self.sizes = (trunk[-1], nf * fighter_dim, c * h * w, nf * ff_raw)
         super().__init__(observation_space, sum(self.sizes))
         self.shapes = ((nf, fighter_dim), (c, h, w), (nf, ff_raw))
-        self.fighter = nn.Sequential(nn.Linear(ff, fighter_dim), nn.ReLU(), nn.Linear(fighter_dim, fighter_dim),
-                                     nn.ReLU())
-        self.board = nn.Sequential(
-            nn.Conv2d(c, board_channels, 3, stride=2, padding=1), nn.ReLU(),
-            nn.Conv2d(board_channels, board_channels, 3, stride=2, padding=1), nn.ReLU(),
-            nn.AdaptiveAvgPool2d(4), nn.Flatten())
+        self.fighter = row_mlp(ff, fighter_dim)
+        self.board = board_cnn(c, board_channels)
         layers, n_in = [], nf * fighter_dim + fighter_dim + board_channels * 16 + ng
         for width in trunk:
             layers += [nn.Linear(n_in, width), nn.ReLU()]
