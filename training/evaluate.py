@@ -2,6 +2,7 @@
 
     necro-eval random gunline aggressor runs/maskppo_default/final.zip [--pairs 100] [--name NAME] [--json]
     necro-eval gunline aggressor random --against random --pairs 500      # each heuristic vs random only
+    necro-eval gunline aggressor runs/ppo_fast_pointer_planes_draw.pt     # a training/ppo_fast.py --save network
 
 Every pair of agents plays ``--pairs`` seeds twice, with sides swapped: both games of a
 pair use the same game seed, so the same deployment and the same dice stream (agents
@@ -187,7 +188,12 @@ def build_agents(specs, game) -> dict:
             agent = make_agent(spec)
             name = spec
         else:
-            agent = CheckpointAgent(spec, game=game)
+            if spec.endswith(".pt"):  # a training/ppo_fast.py --save network
+                from .ppo_fast import load_network
+
+                agent = load_network(spec, game)
+            else:
+                agent = CheckpointAgent(spec, game=game)
             p = Path(spec)
             name = f"{p.parent.parent.name}/{p.stem}" if p.parent.name == "checkpoints" else f"{p.parent.name}/{p.stem}"
         base, i = name, 2
@@ -201,7 +207,8 @@ def build_agents(specs, game) -> dict:
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="necro-eval", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("agents", nargs="+", help="random, gunline, aggressor, or checkpoint .zip paths (at least 2)")
+    ap.add_argument("agents", nargs="+", help="random, gunline, aggressor, checkpoint .zip paths, or ppo_fast --save "
+                                              ".pt networks (at least 2)")
     ap.add_argument("--pairs", type=int, default=50, help="seeds per match; each is played from both sides")
     ap.add_argument("--seed", type=int, default=100_000, help="first game seed")
     ap.add_argument("--scenario", default=None, help="scenario file (default: configs/scenarios/gang_fight.yaml)")

@@ -45,7 +45,8 @@ what cover, and how many enemies the fighter can target and be targeted by).
 the enemy; on the cells the activated fighter can move to, how many enemies could see it there,
 how many it could target and its best cover). ``--init PATH`` starts from a network saved by
 ``--save`` (same network flags) instead of a warm start, e.g. to continue a run; ``--kl-coef``
-then anchors to it.
+then anchors to it. A ``--save`` file holds the weights with the network flags and the env
+metadata (``save_network``), so ``necro-eval`` plays it like a checkpoint (``load_network``).
 ``--pointer-head`` replaces the linear policy head by a factored one (``agents.pointer_head``:
 each fighter row and each board cell scored by a network shared across rows and cells).
 """
@@ -309,27 +310,78 @@ class Agent(nn.Module):
         return action, dist.log_prob(action), dist.entropy(), self.v(enc[0]).squeeze(-1), dist.logits
 
 
-def load_init(agent, path):
-    """Load a state dict saved by ``--save`` into ``agent`` (``--init``); a missing, corrupt or
-    mismatched file is refused with what differs."""
+NETWORK_FORMAT = "necro_env.ppo_fast/1"
+NETWORK_FLAGS = ("hidden", "pointer_head", "tactical_features", "tactical_planes", "mask_features")
+
+
+def save_network(agent, path, game, args):
+    """``--save``: the state dict with what rebuilding and checking the network needs: the
+    network flags and the env metadata of ``agents.checkpoint`` (env version, encoder, board, action
+    layout), so ``load_network`` and ``necro-eval`` can play it and refuse another game's file."""
+    from agents.checkpoint import env_metadata
+
+    torch.save({"format": NETWORK_FORMAT, "network": {k: getattr(args, k) for k in NETWORK_FLAGS},
+                "env": env_metadata(game, "entity"), "state_dict": agent.state_dict()}, path)
+
+
+def _read_network(path, what):
+    """(state dict, network flags or None, env metadata or None) of a ``--save`` file: the current
+    format, or a bare state dict (files saved before the format existed)."""
     try:
-        state = torch.load(path, map_location="cpu", weights_only=True)
+        data = torch.load(path, map_location="cpu", weights_only=True)
     except FileNotFoundError:
-        raise SystemExit(f"--init {path}: no such file") from None
+        raise SystemExit(f"{what} {path}: no such file") from None
     except Exception as e:  # noqa: BLE001 - any unpickling failure means the same to the user
-        raise SystemExit(f"--init {path}: not a ppo_fast network ({type(e).__name__}: {e})") from None
-    if not isinstance(state, dict):
-        raise SystemExit(f"--init {path}: not a ppo_fast network (a {type(state).__name__}, not a state dict)")
+        raise SystemExit(f"{what} {path}: not a ppo_fast network ({type(e).__name__}: {e})") from None
+    if not isinstance(data, dict):
+        raise SystemExit(f"{what} {path}: not a ppo_fast network (a {type(data).__name__}, not a state dict)")
+    if data.get("format") == NETWORK_FORMAT:
+        return data["state_dict"], data["network"], data["env"]
+    if "format" in data:
+        raise SystemExit(f"{what} {path}: format {data['format']!r}, expected {NETWORK_FORMAT!r}")
+    return data, None, None
+
+
+def load_init(agent, path, what="--init"):
+    """Load a network saved by ``--save`` into ``agent`` (``--init``); a missing, corrupt or
+    mismatched file is refused with what differs."""
+    state, _, _ = _read_network(path, what)
     mine = agent.state_dict()
     diffs = [f"missing {k}" for k in mine if k not in state] + [f"unexpected {k}" for k in state if k not in mine]
     diffs += [f"{k}: {tuple(state[k].shape)} in the file, {tuple(v.shape)} here" for k, v in mine.items()
               if k in state and getattr(state[k], "shape", None) != v.shape]
     if diffs:
         shown = "; ".join(diffs[:6]) + (f"; ... ({len(diffs)} differences)" if len(diffs) > 6 else "")
-        raise SystemExit(f"--init {path}: the network differs from this run's ({shown}); --hidden, --pointer-head, "
+        raise SystemExit(f"{what} {path}: the network differs from this run's ({shown}); --hidden, --pointer-head, "
                          f"--tactical-features, --tactical-planes, --mask-features and the scenario must match the "
                          f"run that saved it")
     agent.load_state_dict(state)
+
+
+def load_network(path, game):
+    """A ``GreedyAgent`` playing the network of a ``--save`` file on ``game`` (``necro-eval`` calls this
+    for ``.pt`` specs). The file must carry its flags and env metadata (saved since session 10); a
+    file for another game (board, gangs, env version, action layout) is refused naming what differs."""
+    from gymnasium import spaces
+
+    from agents.checkpoint import check_compatible
+    from necro_env.envs.encoders import TacticalEncoder
+
+    _, flags, env = _read_network(path, "network")
+    if flags is None:
+        raise SystemExit(f"network {path}: a bare state dict without its network flags (saved before session 10); "
+                         f"continue it with --init and --save it again to play it here")
+    check_compatible(env, game, "entity", where=f"network {path}")
+    full = TacticalEncoder().space(game).spaces
+    keys = ["fighters", "board", "globals"] + (["tactical"] if flags["tactical_features"] else []) + (
+        ["tactical_planes"] if flags["tactical_planes"] else [])
+    net = Agent(spaces.Dict({k: full[k] for k in keys}), game.n_actions, flags["hidden"],
+                MaskView(game) if flags["mask_features"] else None,
+                (game.layout, game.dims) if flags["pointer_head"] else None)
+    load_init(net, path, "network")
+    agent = GreedyAgent(net)
+    agent.name = Path(path).stem
+    return agent
 
 
 def to_torch(obs):
@@ -635,7 +687,7 @@ def main(argv=None):
         print(f"keep-best: the policy of update {best[1]} (periodic score {best[0]:.3f})", flush=True)
         history.append({"kept_update": best[1], "kept_score": round(best[0], 4)})
     if args.save:
-        torch.save(agent.state_dict(), args.save)
+        save_network(agent, args.save, env.game, args)
     if args.eval_pairs:
         for name in args.eval_opponent.split(","):
             history.append(evaluate(agent, env.game, args, time.perf_counter() - t_start, name))

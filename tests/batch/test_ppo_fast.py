@@ -82,7 +82,7 @@ def test_ppo_fast_periodic_batched_evaluation_and_keep_best(tmp_path, capsys):
     best = max(periodic, key=lambda h: (h["score"], h["periodic_eval"]))
     assert kept["kept_update"] == best["periodic_eval"] and kept["kept_score"] == best["score"]
     assert "keep-best: the policy of update" in capsys.readouterr().out
-    assert set(torch.load(tmp_path / "a.pt")) >= {"pi.weight", "v.weight"}
+    assert set(torch.load(tmp_path / "a.pt")["state_dict"]) >= {"pi.weight", "v.weight"}
 
 
 def test_batched_eval_is_paired_and_deterministic(game2):
@@ -259,12 +259,12 @@ def test_ppo_fast_init_continues_from_a_saved_network_and_refuses_a_mismatch(tmp
     ppo_fast.main(small + ["--save", str(saved)])
     import torch
 
-    state = torch.load(saved, weights_only=True)
+    state = torch.load(saved, weights_only=True)["state_dict"]
     again = tmp_path / "b.pt"
     # no update: the continued run's network is the saved one, parameter for parameter
     ppo_fast.main(small + ["--init", str(saved), "--learning-rate", "0", "--save", str(again)])
     assert "initial network" in capsys.readouterr().out
-    for k, v in torch.load(again, weights_only=True).items():
+    for k, v in torch.load(again, weights_only=True)["state_dict"].items():
         torch.testing.assert_close(v, state[k], msg=k)
     with pytest.raises(SystemExit, match="pointer-head") as e:  # a plain head is not the saved pointer head
         ppo_fast.main([a for a in small if a != "--pointer-head"] + ["--init", str(saved)])
@@ -279,3 +279,50 @@ def test_ppo_fast_init_continues_from_a_saved_network_and_refuses_a_mismatch(tmp
         ppo_fast.main(small + ["--init", str(tmp_path / "missing.pt")])
     with pytest.raises(SystemExit, match="--init"):
         ppo_fast.parse_args(["--init", str(saved), "--bc-decisions", "10"])
+
+
+def test_a_saved_network_carries_its_flags_and_plays_in_necro_eval(tmp_path, capsys):
+    """``--save`` writes the network flags and the env metadata with the weights, so necro-eval
+    rebuilds and plays it (with its tactical inputs); a bare state dict, a corrupt file and a
+    network for another game are refused saying why."""
+    import json
+
+    import torch
+
+    from necro_env.envs.necromunda_env import build_game
+    from training import evaluate
+
+    saved = tmp_path / "net.pt"
+    ppo_fast.main(["--num-envs", "4", "--num-steps", "8", "--hidden", "32", "--total-steps", "32",
+                   "--num-minibatches", "2", "--update-epochs", "1", "--opponent", "random", "--pointer-head",
+                   "--tactical-features", "--tactical-planes", "--save", str(saved)])
+    data = torch.load(saved, weights_only=True)
+    assert data["format"] == ppo_fast.NETWORK_FORMAT and data["network"]["hidden"] == 32
+    assert data["network"]["pointer_head"] and data["network"]["tactical_planes"]
+    capsys.readouterr()
+    evaluate.main([str(saved), "random", "--pairs", "1", "--runs-dir", str(tmp_path), "--json"])
+    res = json.loads(capsys.readouterr().out)
+    assert res["matches"][0]["agent"] == f"{tmp_path.name}/net"
+    assert res["matches"][0]["games"] == 2
+    game = build_game()
+    agent = ppo_fast.load_network(saved, game)
+    for k, v in agent.net.state_dict().items():
+        torch.testing.assert_close(v, data["state_dict"][k], msg=k)
+    bare = tmp_path / "bare.pt"
+    torch.save(data["state_dict"], bare)
+    with pytest.raises(SystemExit, match="bare state dict"):
+        ppo_fast.load_network(bare, game)
+    bad = tmp_path / "bad.pt"
+    bad.write_bytes(b"junk")
+    with pytest.raises(SystemExit, match="not a ppo_fast network"):
+        ppo_fast.load_network(bad, game)
+    other = dict(data, env={**data["env"], "board": {**data["env"]["board"], "name": "another_board"}})
+    torch.save(other, tmp_path / "other.pt")
+    from agents import CheckpointMismatch
+
+    with pytest.raises(CheckpointMismatch, match="board"):
+        ppo_fast.load_network(tmp_path / "other.pt", game)
+    # --init reads the new format too (and the bare files saved before it)
+    ppo_fast.main(["--num-envs", "4", "--num-steps", "8", "--hidden", "32", "--total-steps", "32",
+                   "--num-minibatches", "2", "--update-epochs", "1", "--opponent", "random", "--pointer-head",
+                   "--tactical-features", "--tactical-planes", "--init", str(bare), "--learning-rate", "0"])
