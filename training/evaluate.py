@@ -250,7 +250,6 @@ def main(argv=None):
     return res
 
 
-
 def cli(argv=None) -> None:
     """The console script's entry point: ``main`` without its return value (the results), which
     ``sys.exit`` would print and turn into exit status 1."""

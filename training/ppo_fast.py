@@ -336,6 +336,10 @@ def _read_network(path, what):
     if not isinstance(data, dict):
         raise SystemExit(f"{what} {path}: not a ppo_fast network (a {type(data).__name__}, not a state dict)")
     if data.get("format") == NETWORK_FORMAT:
+        missing = [k for k in ("state_dict", "network", "env") if not isinstance(data.get(k), dict)]
+        missing += [f"network.{k}" for k in NETWORK_FLAGS if k not in data.get("network", {})]
+        if missing:
+            raise SystemExit(f"{what} {path}: a damaged ppo_fast network file (missing {', '.join(missing)})")
         return data["state_dict"], data["network"], data["env"]
     if "format" in data:
         raise SystemExit(f"{what} {path}: format {data['format']!r}, expected {NETWORK_FORMAT!r}")

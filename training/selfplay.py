@@ -247,7 +247,6 @@ def main(argv=None):
     return out
 
 
-
 def cli(argv=None) -> None:
     """The console script's entry point: ``main`` without its return value (the snapshots and ratings), which
     ``sys.exit`` would print and turn into exit status 1."""

@@ -293,7 +293,6 @@ def main(argv=None):
     return summary
 
 
-
 def cli(argv=None) -> None:
     """The console script's entry point: ``main`` without its return value (the run's summary), which
     ``sys.exit`` would print and turn into exit status 1."""

@@ -1,6 +1,6 @@
 """Observation encoders: a Necromunda ``Game`` -> numpy observation of one gang.
 
-Three encoders, chosen by name (``make_encoder``):
+Four encoders, chosen by name (``make_encoder``):
 
 - ``entity``: ``Dict(fighters=[NF, F], board=[C, H, W], globals=[G])``
 - ``flat``: one vector = fighters (flattened) + globals + doors + caskets

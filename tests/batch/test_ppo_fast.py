@@ -316,6 +316,10 @@ def test_a_saved_network_carries_its_flags_and_plays_in_necro_eval(tmp_path, cap
     bad.write_bytes(b"junk")
     with pytest.raises(SystemExit, match="not a ppo_fast network"):
         ppo_fast.load_network(bad, game)
+    damaged = {k: v for k, v in data.items() if k != "network"}
+    torch.save(damaged, tmp_path / "damaged.pt")
+    with pytest.raises(SystemExit, match="damaged.*missing network"):
+        ppo_fast.load_network(tmp_path / "damaged.pt", game)
     other = dict(data, env={**data["env"], "board": {**data["env"]["board"], "name": "another_board"}})
     torch.save(other, tmp_path / "other.pt")
     from agents import CheckpointMismatch
