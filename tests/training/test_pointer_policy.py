@@ -2,8 +2,6 @@
 over the ``tactical`` (or ``entity``) observation; its packed features carry exactly the trunk's
 vector, the row embeddings, the board planes and the raw rows; it trains, saves and loads with
 its layout, plays as a checkpoint agent, and a config that cannot feed it is refused."""
-import textwrap
-
 import numpy as np
 import pytest
 import torch
@@ -100,30 +98,26 @@ def test_it_needs_the_layout_of_its_game():
         MaskablePPO(PointerPolicy, env, device="cpu", policy_kwargs=bad)
 
 
-def test_config_with_the_pointer_policy_trains_and_a_flat_one_is_refused(tmp_path):
+def test_the_default_config_trains_with_the_pointer_policy_and_a_flat_one_is_refused(tmp_path):
+    """configs/training/default.yaml (the README's main job) cut to seconds: the same encoder,
+    policy, opponent mix and rewards, with tiny budgets."""
+    import yaml
+
     from necro_env.config.errors import ConfigError
     from training import train
-    from training.common import load_config
+    from training.common import DEFAULT_CONFIG, load_config
 
-    text = textwrap.dedent("""
-        name: ptr
-        scenario: scenarios/gang_fight.yaml
-        encoder: tactical
-        opponent: gunline
-        total_timesteps: 64
-        n_envs: 1
-        seed: 0
-        checkpoint_every: 64
-        ppo: {n_steps: 32, batch_size: 16, n_epochs: 1, learning_rate: 0.0003, gamma: 0.99, ent_coef: 0.0,
-              net_arch: [32], extractor: pointer}
-        pretrain: {games: 1, epochs: 1}
-        eval: {games: 0, every: 0}
-    """)
-    cfg = tmp_path / "ptr.yaml"
-    cfg.write_text(text)
-    train.main(["--config", str(cfg), "--runs-dir", str(tmp_path)])
+    cfg = yaml.safe_load(DEFAULT_CONFIG.read_text())
+    assert cfg["encoder"] == "tactical" and cfg["ppo"]["extractor"] == "pointer"
+    cfg.update(name="ptr", total_timesteps=64, n_envs=1, checkpoint_every=64)
+    cfg["ppo"].update(n_steps=32, batch_size=16, n_epochs=1, net_arch=[32])
+    cfg["pretrain"].update(games=1, epochs=1)
+    cfg["eval"].update(games=0, every=0)
+    path = tmp_path / "ptr.yaml"
+    path.write_text(yaml.safe_dump(cfg))
+    train.main(["--config", str(path), "--runs-dir", str(tmp_path)])
     assert (tmp_path / "ptr" / "final.zip").is_file()
     flat = tmp_path / "flat.yaml"
-    flat.write_text(text.replace("encoder: tactical", "encoder: flat"))
+    flat.write_text(yaml.safe_dump({**cfg, "encoder": "flat"}))
     with pytest.raises(ConfigError, match=r"extractor.*pointer.*'flat'"):
         load_config(flat)
