@@ -182,18 +182,16 @@ def plot(res: dict, path: Path) -> Path:
 def build_agents(specs, game) -> dict:
     from agents import CheckpointAgent, make_agent
 
+    from .ppo_fast import load_network
+
     out = {}
     for spec in specs:
         if spec in ("random", "gunline", "aggressor"):
             agent = make_agent(spec)
             name = spec
         else:
-            if spec.endswith(".pt"):  # a training/ppo_fast.py --save network
-                from .ppo_fast import load_network
-
-                agent = load_network(spec, game)
-            else:
-                agent = CheckpointAgent(spec, game=game)
+            # a .pt is a training/ppo_fast.py --save network
+            agent = load_network(spec, game) if spec.endswith(".pt") else CheckpointAgent(spec, game=game)
             p = Path(spec)
             name = f"{p.parent.parent.name}/{p.stem}" if p.parent.name == "checkpoints" else f"{p.parent.name}/{p.stem}"
         base, i = name, 2

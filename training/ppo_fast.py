@@ -193,19 +193,8 @@ class TacticalEnv:
     ``tactical_planes`` ([B, N_PLANES, H, W]) for ``--tactical-planes``."""
 
     def __init__(self, env, rows=True, planes=False):
-        from gymnasium import spaces
-
-        from necro_env.batch.tactical import N_PLANES, N_TACTICAL
-
         self.env, self.rows, self.planes = env, rows, planes
-        nf = env.observation_space["fighters"].shape[0]
-        hw = env.observation_space["board"].shape[1:]
-        extra = {}
-        if rows:
-            extra["tactical"] = spaces.Box(0.0, 1.0, (nf, N_TACTICAL), np.float32)
-        if planes:
-            extra["tactical_planes"] = spaces.Box(0.0, 1.0, (N_PLANES,) + hw, np.float32)
-        self.observation_space = spaces.Dict({**env.observation_space.spaces, **extra})
+        self.observation_space = observation_space(env.game, rows, planes)
 
     def __getattr__(self, name):
         return getattr(self.env, name)
@@ -226,6 +215,18 @@ class TacticalEnv:
     def step(self, actions):
         obs, rewards, dones, infos = self.env.step(actions)
         return self._add(obs), rewards, dones, infos
+
+
+def observation_space(game, rows=False, planes=False):
+    """The network's inputs: the ``entity`` Dict, plus the ``tactical`` encoder's rows and / or
+    planes (``--tactical-features`` / ``--tactical-planes``)."""
+    from gymnasium import spaces
+
+    from necro_env.envs.encoders import TacticalEncoder
+
+    full = TacticalEncoder().space(game).spaces
+    keys = ["fighters", "board", "globals"] + (["tactical"] if rows else []) + (["tactical_planes"] if planes else [])
+    return spaces.Dict({k: full[k] for k in keys})
 
 
 def make_env(num_envs, tactical=False, planes=False, **kwargs):
@@ -366,20 +367,15 @@ def load_network(path, game):
     """A ``GreedyAgent`` playing the network of a ``--save`` file on ``game`` (``necro-eval`` calls this
     for ``.pt`` specs). The file must carry its flags and env metadata (saved since session 10); a
     file for another game (board, gangs, env version, action layout) is refused naming what differs."""
-    from gymnasium import spaces
-
     from agents.checkpoint import check_compatible
-    from necro_env.envs.encoders import TacticalEncoder
 
     _, flags, env = _read_network(path, "network")
     if flags is None:
         raise SystemExit(f"network {path}: a bare state dict without its network flags (saved before session 10); "
                          f"continue it with --init and --save it again to play it here")
     check_compatible(env, game, "entity", where=f"network {path}")
-    full = TacticalEncoder().space(game).spaces
-    keys = ["fighters", "board", "globals"] + (["tactical"] if flags["tactical_features"] else []) + (
-        ["tactical_planes"] if flags["tactical_planes"] else [])
-    net = Agent(spaces.Dict({k: full[k] for k in keys}), game.n_actions, flags["hidden"],
+    net = Agent(observation_space(game, flags["tactical_features"], flags["tactical_planes"]), game.n_actions,
+                flags["hidden"],
                 MaskView(game) if flags["mask_features"] else None,
                 (game.layout, game.dims) if flags["pointer_head"] else None)
     load_init(net, path, "network")

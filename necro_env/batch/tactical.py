@@ -155,12 +155,10 @@ def tactical_obs(game, gang: int) -> dict:
     """``{"tactical": [NF, N_TACTICAL], "tactical_planes": [N_PLANES, H, W]}`` of a single ``Game``
     seen by ``gang`` (the ``tactical`` encoder's extra keys). The cell planes use the game's legal
     actions when ``gang`` is deciding, none otherwise (planes 1-3 are then 0)."""
-    from ..rulesets.necromunda.state import G_DGANG
-
     s, st = game.state, game.static
     rows = np.empty((s.fi.shape[1], N_TACTICAL), np.float32)
     tactical_game(s, st, 0, gang, rows)
-    deciding = int(s.g[0, G_DGANG]) == gang and not game.done
+    deciding = game.current_gang == gang and not game.done
     mask = game.mask[0] if deciding else np.zeros(game.mask.shape[1], np.bool_)
     planes = np.empty((N_PLANES,) + st.terrain.shape, np.float32)
     tactical_planes_game(s, st, 0, gang, mask, cell_kind_starts(game.layout), planes)
