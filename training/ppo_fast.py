@@ -5,8 +5,8 @@
 The learner plays one gang (drawn per episode) of ``BatchedEnv`` games (no SB3 needed); the other gangs
 are played inside the compiled batch by ``--opponent`` (random, gunline, aggressor, or in the
 config file a mix ``{random: 1, gunline: 1}`` drawn per episode) or, with
-``--opponent self``, by a frozen copy of the learner refreshed every ``--self-play-every``
-updates and evaluated in one batched torch call per step. Illegal actions are masked out of
+``--opponent self``, by frozen snapshots of the learner (``SnapshotPool``), evaluated in one batched
+torch call per snapshot and step. Illegal actions are masked out of
 the policy's logits. Every update prints environment steps per second (the learner's steps
 over all games), the time split between the environment and the network, and the finished games'
 mean return. A YAML file given with ``--config`` sets defaults for any flag (keys use
@@ -49,6 +49,19 @@ then anchors to it. A ``--save`` file holds the weights with the network flags a
 metadata (``save_network``), so ``necro-eval`` plays it like a checkpoint (``load_network``).
 ``--pointer-head`` replaces the linear policy head by a factored one (``agents.pointer_head``:
 each fighter row and each board cell scored by a network shared across rows and cells).
+
+Self-play (``--opponent self``): the first snapshot, snap_0, is the network PPO starts from
+(after the warm start, if any); every ``--self-play-every`` updates the learner is frozen into a
+new snapshot, snap_<learner steps>. The pool keeps the ``--pool-size`` newest snapshots plus
+snap_0 (1, the default: the newest only). Each game draws its opponent at every episode start,
+never mid-game: the newest snapshot with probability ``--latest-prob``, else one uniformly from the
+pool; snapshots play sampled actions. With ``--run-dir DIR`` every snapshot is saved as
+DIR/pool/snap_<steps>.pt (``--save``'s format: ``necro-eval`` plays them). With
+``--rating-pairs N`` each new snapshot, before it joins the pool, plays N paired games per side
+(greedy, both sides, seeds 200,000 + its steps, inside the batch) against the random agent and
+every snapshot in the pool; a Bradley-Terry fit over all such games (random = 0, necro-selfplay's
+files: DIR/rating_games.csv, ratings.csv, rating_curve.csv and rating_curve.png) rates every
+snapshot, and the curve is printed after each.
 """
 from __future__ import annotations
 
@@ -71,7 +84,8 @@ from necro_env.envs.batched_env import BatchedEnv, opponent_mix
 DEFAULTS = dict(
     scenario=None, num_envs=256, num_steps=32, total_steps=1_000_000, learning_rate=2.5e-4, gamma=0.99,
     gae_lambda=0.95, num_minibatches=4, update_epochs=4, clip_coef=0.2, ent_coef=0.01, vf_coef=0.5,
-    max_grad_norm=0.5, hidden=256, seed=0, opponent="random", self_play_every=10, threads=2, torch_threads=2,
+    max_grad_norm=0.5, hidden=256, seed=0, opponent="random", self_play_every=10, pool_size=1, latest_prob=0.5,
+    rating_pairs=0, run_dir=None, threads=2, torch_threads=2,
     save=None, log_json=False, reward=None, eval_pairs=0, eval_opponent="random",
     bc_decisions=0, bc_demonstrator="gunline", bc_epochs=4, bc_learning_rate=1e-3, kl_coef=0.0,
     eval_every=0, eval_games=32, keep_best=False, bc_winners_only=False, bc_dagger=0,
@@ -125,6 +139,13 @@ def parse_args(argv=None):
     if (args.tactical_features or args.tactical_planes) and args.opponent == "self":
         raise SystemExit("--tactical-features / --tactical-planes: the frozen self-play opponent sees observations "
                          "without them; use a compiled opponent")
+    if args.opponent != "self" and (args.pool_size != 1 or args.rating_pairs):
+        raise SystemExit("--pool-size and --rating-pairs are for self-play (--opponent self)")
+    if args.pool_size < 1 or not 0.0 <= args.latest_prob <= 1.0 or args.rating_pairs < 0:
+        raise SystemExit(f"--pool-size must be >= 1, --latest-prob in [0, 1] and --rating-pairs >= 0, got "
+                         f"{args.pool_size}, {args.latest_prob}, {args.rating_pairs}")
+    if args.rating_pairs and not args.run_dir:
+        raise SystemExit("--rating-pairs writes the snapshots and the rating curve to a folder: give --run-dir")
     if args.init and args.bc_decisions:
         raise SystemExit("--init starts from a saved network; it does not combine with a warm start (--bc-decisions)")
     if args.bc_dagger and args.bc_winners_only:
@@ -227,6 +248,57 @@ def observation_space(game, rows=False, planes=False):
     full = TacticalEncoder().space(game).spaces
     keys = ["fighters", "board", "globals"] + (["tactical"] if rows else []) + (["tactical_planes"] if planes else [])
     return spaces.Dict({k: full[k] for k in keys})
+
+
+class SnapshotPool:
+    """The self-play opponent of ``--opponent self`` (module docstring): frozen copies of the
+    learner, one drawn for each game at every episode start (``BatchedEnv``'s per-game opponent)
+    from the player's own generator; the games waiting on the opponent are played by their
+    snapshots, one batched torch call per snapshot, with sampled actions."""
+
+    def __init__(self, num_envs, size=1, latest_prob=0.5, seed=0):
+        self.size, self.latest_prob = max(1, size), latest_prob
+        self.rng = np.random.default_rng([seed, 4242])
+        self.members = []  # (name, frozen network), the first one kept while the newest replace the others
+        self.slot = [None] * num_envs  # each game's snapshot in its running episode
+
+    def add(self, name, agent):
+        self.members.append((name, copy.deepcopy(agent).eval()))
+        while len(self.members) > self.size:
+            del self.members[1]
+
+    def names(self):
+        return [n for n, _ in self.members]
+
+    def start_episodes(self, games):
+        if not self.members:
+            raise RuntimeError("the self-play pool is empty: add a snapshot before resetting the env")
+        for b in games:
+            latest = self.rng.random() < self.latest_prob
+            self.slot[b] = self.members[-1 if latest else int(self.rng.integers(len(self.members)))][1]
+
+    def __call__(self, obs, mask, games):
+        nets = [self.slot[b] for b in games]
+        acts = np.empty(len(games), np.int64)
+        for net in {id(n): n for n in nets}.values():  # in order of first appearance: reproducible draws
+            sel = np.array([i for i, n in enumerate(nets) if n is net])
+            with torch.no_grad():
+                a = net.act({k: torch.from_numpy(v[sel]) for k, v in obs.items()}, torch.from_numpy(mask[sel]))[0]
+            acts[sel] = a.numpy()
+        return acts
+
+
+def rate_snapshot(net, name, members, game, pairs, run_dir, seed0):
+    """``pairs`` paired games per side (``batched_eval``: greedy, inside the batch) of snapshot
+    ``name`` against the random agent and every ``members`` (name, network) of the pool; rows
+    appended to run_dir/rating_games.csv in necro-selfplay's format."""
+    from training.common import append_csv
+
+    for opp_name, opp in [("random", "random")] + list(members):
+        m = batched_eval(net, game, opp, pairs, seed0, name=opp_name)
+        append_csv(run_dir / "rating_games.csv", {"agent": name, "opponent": opp_name, "games": m["games"],
+                                                  "win": m["win"], "draw": m["draw"], "loss": m["loss"]})
+        print(f"rating {name} vs {opp_name}: {m['win']}-{m['draw']}-{m['loss']}", flush=True)
 
 
 def make_env(num_envs, tactical=False, planes=False, **kwargs):
@@ -502,14 +574,9 @@ def main(argv=None):
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)
 
-    frozen = None
-
-    def self_play(obs, mask):
-        with torch.no_grad():
-            a, _, _, _ = frozen.act(to_torch(obs), torch.from_numpy(mask))
-        return a.numpy()
-
-    opponent = self_play if args.opponent == "self" else args.opponent
+    pool = SnapshotPool(args.num_envs, args.pool_size, args.latest_prob, args.seed) if args.opponent == "self" \
+        else None
+    opponent = pool if pool is not None else args.opponent
     env = make_env(args.num_envs, args.tactical_features, args.tactical_planes, opponent=opponent, seed=args.seed,
                    scenario=args.scenario, reward=args.reward)
     agent = Agent(env.observation_space, env.n_actions, args.hidden,
@@ -520,7 +587,8 @@ def main(argv=None):
         print(f"initial network: {args.init}", flush=True)
     opt = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
     anchor = copy.deepcopy(agent).eval() if args.init else None
-    frozen = copy.deepcopy(agent).eval()  # the self-play opponent while demonstrations are recorded
+    if pool is not None:
+        pool.add("init", agent)  # the self-play opponent while demonstrations are recorded
     if args.bc_decisions:
         t0 = time.perf_counter()
         if args.bc_winners_only:  # a plain-reward twin of the training env says who won each game
@@ -563,7 +631,36 @@ def main(argv=None):
         anchor = copy.deepcopy(agent).eval()
     elif args.kl_coef and not args.init:
         raise SystemExit("--kl-coef needs a warm start or an initial network to anchor to (--bc-decisions N, --init)")
-    frozen = copy.deepcopy(agent).eval()
+    run_dir = Path(args.run_dir) if args.run_dir else None
+    snapshots = []  # (name, learner steps) of every self-play snapshot, for the rating curve
+
+    def snapshot(steps):
+        """Freeze the learner into the self-play pool (module docstring), saved and rated if asked."""
+        name = f"snap_{steps}"
+        if run_dir is not None:
+            (run_dir / "pool").mkdir(parents=True, exist_ok=True)
+            save_network(agent, run_dir / "pool" / f"{name}.pt", env.game, args)
+        if args.rating_pairs:
+            t0 = time.perf_counter()
+            rate_snapshot(agent, name, pool.members, env.game, args.rating_pairs, run_dir, 200_000 + steps)
+        pool.add(name, agent)
+        snapshots.append((name, steps))
+        if args.rating_pairs:
+            from training.selfplay import write_rating_curve
+
+            ratings = write_rating_curve(run_dir, snapshots)
+            curve = {n: round(ratings[n], 1) for n, _ in snapshots}
+            history.append({"snapshot": name, "steps": steps, "ratings": curve})
+            print(f"self-play ratings after {name} (Bradley-Terry, random = 0; rated in "
+                  f"{time.perf_counter() - t0:.0f} s): " + ", ".join(f"{n} {v:+.0f}" for n, v in curve.items()),
+                  flush=True)
+
+    history = []
+    if pool is not None:
+        pool.members.clear()
+        if run_dir is not None and args.rating_pairs:
+            (run_dir / "rating_games.csv").unlink(missing_ok=True)  # a new run's fit
+        snapshot(0)
 
     n, t_steps = args.num_envs, args.num_steps
     space = env.observation_space
@@ -582,7 +679,6 @@ def main(argv=None):
     mb = batch // args.num_minibatches
     n_updates = max(1, args.total_steps // batch)
     returns_log, global_step, t_start = [], 0, time.perf_counter()
-    history = []
     best = None  # (score, update, state dict) of the best periodic evaluation (--keep-best)
 
     def periodic_eval(update):
@@ -663,8 +759,8 @@ def main(argv=None):
                 nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
                 opt.step()
         t_train = time.perf_counter() - t0
-        if args.opponent == "self" and update % args.self_play_every == 0:
-            frozen.load_state_dict(agent.state_dict())
+        if pool is not None and update % args.self_play_every == 0:
+            snapshot(global_step)
         elapsed = time.perf_counter() - t_start
         recent = returns_log[-200:]
         row = {"update": update, "steps": global_step, "steps_per_second": round(global_step / elapsed, 1),
@@ -722,12 +818,17 @@ class GreedyAgent(BaseAgent):
             return int(self.net.masked_logits(o, m)[0].argmax())
 
 
-def batched_eval(net, game, opponent, pairs, seed0=20_000):
+def batched_eval(net, game, opponent, pairs, seed0=20_000, name=None):
     """Paired games inside the batch: for each side, ``pairs`` games (slot b: game seed
     seed0 + b, so both sides play the same deployments and dice streams) of the greedy policy
-    against the compiled ``opponent``; the first episode of every slot counts (plain rewards:
+    against the compiled ``opponent`` (a name) or another network (greedy too, without tactical
+    inputs; reported as ``name``); the first episode of every slot counts (plain rewards:
     +1 win, -1 loss, 0 draw or round limit)."""
-    res = {"opponent": opponent, "games": 0, "win": 0, "draw": 0, "loss": 0}
+    if isinstance(opponent, nn.Module):
+        if opponent.tactical or opponent.tactical_planes:
+            raise ValueError("batched_eval plays network opponents on entity observations only")
+        name, opponent = name or "network", greedy_player(opponent)
+    res = {"opponent": name or opponent, "games": 0, "win": 0, "draw": 0, "loss": 0}
     for side in range(game.dims.n_gangs):
         env = make_env(pairs, net.tactical, net.tactical_planes, opponent=opponent, seed=seed0, game=game,
                        learner=side)

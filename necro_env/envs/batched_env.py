@@ -14,6 +14,10 @@ episode start (from the slot's player PRNG); every other gang is played inside t
   waiting on it (obs a dict of ``[k, ...]`` arrays seen from the deciding gang, mask
   ``[k, n_actions]`` bool) and returning k legal action indices; it is called once per
   round of waiting games (one batched torch call), until every game waits on the learner.
+  A callable that also has a ``start_episodes(games)`` method is a per-game opponent (a pool
+  of networks, one drawn per game and episode): it is told the slots whose new episode begins
+  (every slot at ``reset``, a finished game's slot before the opponent's first decision in
+  the new one) and called as ``(obs, action_mask, games)``, games the k slot indices.
 
 The API is the vector-env one without the framework: ``reset(seed=None) -> obs``,
 ``step(actions) -> (obs, rewards, dones, infos)``, ``action_masks()``. Observations are the
@@ -86,9 +90,11 @@ class BatchedEnv:
         self.reset_infos = [{} for _ in range(num_envs)]
         self._seeds = [None] * num_envs  # seeds for the next reset (``seed()``), as SB3's VecEnv keeps them
         self.opponent_fn, self.opponent, self.mix_names = None, K.POLICY_RANDOM, []
+        self.per_game = False  # a callable opponent told of episode starts and called with the slots
         self.mix = np.zeros((0, 2), np.float64)
         if callable(opponent):
             self.opponent_fn, self.opponent = opponent, K.POLICY_EXTERNAL
+            self.per_game = callable(getattr(opponent, "start_episodes", None))
         elif isinstance(opponent, dict):
             self.mix_names, self.mix = opponent_mix(opponent)
         else:
@@ -112,6 +118,7 @@ class BatchedEnv:
         self.oslot = np.zeros(n if len(self.mix_names) else 0, np.int64)
         self.ep = np.zeros((n, K.N_EP), np.float64)
         self.waiting = np.zeros(n, np.bool_)
+        self._told = np.zeros(n, np.bool_)  # slots whose new episode a per-game opponent knows of this step
         self._needs_reset = True
 
     # ------------------------------------------------------------------ helpers
@@ -123,13 +130,21 @@ class BatchedEnv:
 
     def _resolve_external(self):
         c = self.core
-        while self.waiting.any():
+        while True:
+            if self.per_game:  # games that ended (and were reset) since the opponent was last told
+                new = (self.ep[:, K.EP_DONE] != 0) & ~self._told
+                if new.any():
+                    self.opponent_fn.start_episodes(np.flatnonzero(new))
+                    self._told |= new
+            if not self.waiting.any():
+                return
             idx = np.flatnonzero(self.waiting).astype(np.int64)
             gangs = c.state.g[idx, G_DGANG].astype(np.int64)
             f, bd, gl = alloc_entity(self.game, len(idx))
             K.encode_batch(c.state, self.et, gangs, idx, f, bd, gl)
-            acts = np.asarray(self.opponent_fn({"fighters": f, "board": bd, "globals": gl}, c.mask[idx]),
-                              np.int64).reshape(-1)
+            obs = {"fighters": f, "board": bd, "globals": gl}
+            acts = np.asarray(self.opponent_fn(obs, c.mask[idx], idx) if self.per_game else
+                              self.opponent_fn(obs, c.mask[idx]), np.int64).reshape(-1)
             if acts.shape != idx.shape or not c.mask[idx, acts].all():
                 raise IllegalActionError(acts, "the neural opponent returned an illegal or misshaped action")
             self._run(K.OP_ENV_EXTERNAL, idx=idx, actions=acts)
@@ -170,6 +185,9 @@ class BatchedEnv:
             self.core.seed(self._seeds[0])
         self._seeds = [None] * self.num_envs
         self._run(K.OP_ENV_RESET)
+        if self.per_game:
+            self.opponent_fn.start_episodes(np.arange(self.num_envs))
+        self._told[:] = False
         self._resolve_external()
         self._needs_reset = False
         self.reset_infos = [{"learner_gang": int(g)} for g in self.side]
@@ -201,6 +219,7 @@ class BatchedEnv:
             b = int(np.flatnonzero(~ok)[0])
             raise IllegalActionError(int(a[b]), f"masked in game {b} of the vector env")
         self._run(K.OP_ENV_STEP, actions=a)
+        self._told[:] = False
         self._resolve_external()
         obs = self._observe()
         ep = self.ep

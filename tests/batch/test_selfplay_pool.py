@@ -1,0 +1,140 @@
+"""Self-play in the batched env (training/ppo_fast.py --opponent self): a per-game opponent is told
+of every episode start and keeps its draw for the whole game; the snapshot pool keeps the first
+and the newest snapshots; rating games write the rating curve in necro-selfplay's files."""
+import csv
+
+import numpy as np
+import pytest
+import torch
+
+from necro_env.envs.batched_env import BatchedEnv
+from training import ppo_fast
+
+
+class Recorder:
+    """A per-game opponent: a new token for a slot at every episode start; records the token each
+    of its decisions was taken under."""
+
+    def __init__(self, n):
+        self.token = [None] * n
+        self.started = np.zeros(n, int)
+        self.decisions = []  # (slot, token)
+        self.calls = []
+
+    def start_episodes(self, games):
+        for b in games:
+            self.started[b] += 1
+            self.token[b] = (b, int(self.started[b]))
+
+    def __call__(self, obs, mask, games):
+        assert obs["fighters"].shape[0] == mask.shape[0] == len(games)
+        self.calls.append(np.array(games))
+        for b in games:
+            assert self.token[b] is not None, "decision asked before the episode start was told"
+            self.decisions.append((int(b), self.token[b]))
+        return np.array([np.flatnonzero(m)[-1] for m in mask])
+
+
+def test_a_per_game_opponent_is_told_every_episode_start_and_called_with_the_slots(game2):
+    n = 3
+    opp = Recorder(n)
+    env = BatchedEnv(n, opponent=opp, seed=5, game=game2)
+    env.reset()
+    assert opp.started.tolist() == [1] * n
+    ended = np.zeros(n, int)
+    rng = np.random.default_rng(0)
+    for _ in range(400):
+        masks = env.action_masks()
+        waiting_before = len(opp.calls)
+        _, _, d, _ = env.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        ended += d
+        for games in opp.calls[waiting_before:]:  # the slots waiting on the opponent, as it was called
+            assert len(games) == len(set(games.tolist()))
+    assert ended.sum() >= 2, "the test needs finished games"
+    # one start per episode: the first, then one for each finished game (before its next decision)
+    assert opp.started.tolist() == (1 + ended).tolist()
+    # every decision is taken under the token of the slot's running episode: tokens never go back
+    for b in range(n):
+        seen = [t[1] for s, t in opp.decisions if s == b]
+        assert seen == sorted(seen) and seen[-1] <= opp.started[b]
+
+
+def test_a_plain_callable_opponent_is_still_called_with_obs_and_mask(game2):
+    calls = []
+
+    def opponent(obs, mask):
+        calls.append(len(mask))
+        return np.array([np.flatnonzero(m)[0] for m in mask])
+
+    env = BatchedEnv(2, opponent=opponent, seed=1, game=game2)
+    env.reset()
+    for _ in range(30):
+        env.step(np.array([np.flatnonzero(m)[0] for m in env.action_masks()]))
+    assert calls
+
+
+def test_the_pool_keeps_the_first_and_the_newest_snapshots_and_draws_reproducibly():
+    net = torch.nn.Linear(1, 1)
+    pool = ppo_fast.SnapshotPool(6, size=3, latest_prob=0.5, seed=7)
+    with pytest.raises(RuntimeError, match="pool is empty"):
+        pool.start_episodes([0])
+    for i in range(5):
+        pool.add(f"snap_{i}", net)
+    assert pool.names() == ["snap_0", "snap_3", "snap_4"]
+    assert pool.members[0][1] is not net  # a frozen copy
+
+    def draws(seed):
+        p = ppo_fast.SnapshotPool(6, size=3, latest_prob=0.5, seed=seed)
+        for i in range(5):
+            p.add(f"snap_{i}", net)
+        out = []
+        for _ in range(20):
+            p.start_episodes(range(6))
+            out.append([next(n for n, m in p.members if m is p.slot[b]) for b in range(6)])
+        return out
+    a = draws(7)
+    assert a == draws(7)
+    counts = {n: sum(row.count(n) for row in a) for n in pool.names()}
+    assert all(c > 0 for c in counts.values())  # uniform draws reach every member
+    assert counts["snap_4"] > counts["snap_3"]  # the newest is also drawn with latest_prob
+
+
+def test_self_play_with_a_pool_and_rating_games_writes_the_rating_curve(tmp_path, capsys):
+    run = tmp_path / "sp"
+    hist = ppo_fast.main(["--opponent", "self", "--num-envs", "4", "--num-steps", "8", "--hidden", "32",
+                          "--total-steps", "96", "--num-minibatches", "2", "--update-epochs", "1",
+                          "--self-play-every", "1", "--pool-size", "2", "--rating-pairs", "2",
+                          "--run-dir", str(run), "--threads", "1", "--torch-threads", "1"])
+    out = capsys.readouterr().out
+    snaps = [h for h in hist if "snapshot" in h]
+    assert [h["snapshot"] for h in snaps] == ["snap_0", "snap_32", "snap_64", "snap_96"]
+    assert sorted(p.name for p in (run / "pool").glob("*.pt")) == sorted(f"{h['snapshot']}.pt" for h in snaps)
+    with (run / "rating_games.csv").open() as fh:
+        games = list(csv.DictReader(fh))
+    # each snapshot against random and the pool before it joins (snap_0 and at most one newer)
+    assert [(g["agent"], g["opponent"]) for g in games] == [
+        ("snap_0", "random"),
+        ("snap_32", "random"), ("snap_32", "snap_0"),
+        ("snap_64", "random"), ("snap_64", "snap_0"), ("snap_64", "snap_32"),
+        ("snap_96", "random"), ("snap_96", "snap_0"), ("snap_96", "snap_64"),
+    ]
+    assert all(int(g["games"]) == 4 and int(g["win"]) + int(g["draw"]) + int(g["loss"]) == 4 for g in games)
+    with (run / "rating_curve.csv").open() as fh:
+        curve = list(csv.DictReader(fh))
+    assert [(r["snapshot"], int(r["timesteps"])) for r in curve] == [(h["snapshot"], h["steps"]) for h in snaps]
+    assert (run / "rating_curve.png").stat().st_size > 0
+    assert "self-play ratings after snap_96" in out
+    # the snapshots are --save files: necro-eval's loader plays them
+    from necro_env.envs.necromunda_env import build_game
+
+    agent = ppo_fast.load_network(run / "pool" / "snap_96.pt", build_game())
+    assert agent.name == "snap_96"
+
+
+def test_pool_and_rating_options_are_checked():
+    with pytest.raises(SystemExit, match="for self-play"):
+        ppo_fast.parse_args(["--opponent", "random", "--pool-size", "3"])
+    with pytest.raises(SystemExit, match="give --run-dir"):
+        ppo_fast.parse_args(["--opponent", "self", "--rating-pairs", "4"])
+    with pytest.raises(SystemExit, match="--pool-size must be >= 1"):
+        ppo_fast.parse_args(["--opponent", "self", "--pool-size", "0"])
