@@ -219,7 +219,9 @@ def make_vec_env(cfg: dict, monitor_dir=None, opponent=None):
     return DummyVecEnv(fns)
 
 
-def new_model(cfg: dict, venv, tb_dir):
+def new_model(cfg: dict, venv, tb_dir, game=None):
+    """A fresh MaskablePPO for ``cfg`` on ``venv``; ``game`` (the config's game, built if not
+    given) gives the pointer policy its action layout."""
     from sb3_contrib import MaskablePPO
 
     p = cfg["ppo"]
@@ -230,7 +232,7 @@ def new_model(cfg: dict, venv, tb_dir):
         from agents.networks import PointerPolicy, pointer_policy_kwargs
 
         policy = PointerPolicy
-        kw.update(pointer_policy_kwargs(build_game_for(cfg)))
+        kw.update(pointer_policy_kwargs(game if game is not None else build_game_for(cfg)))
     elif p.get("extractor", "default") != "default":
         from agents.networks import EXTRACTORS
 
@@ -276,12 +278,19 @@ def write_json(path: Path, obj):
 
 
 def has_progress_bar() -> bool:
+    """Whether SB3's progress bar can be drawn (tqdm and rich installed); tqdm's warning that its
+    rich bar is experimental, printed by every run, is silenced."""
     try:
         import rich  # noqa: F401
         import tqdm  # noqa: F401
-        return True
     except ImportError:
         return False
+    import warnings
+
+    from tqdm import TqdmExperimentalWarning
+
+    warnings.filterwarnings("ignore", category=TqdmExperimentalWarning)
+    return True
 
 
 def record_final_game(run: Path, game, agents, seed: int, agent_names):

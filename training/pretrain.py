@@ -96,6 +96,21 @@ def _take(obs, idx):
     return {k: v[idx] for k, v in obs.items()} if isinstance(obs, dict) else obs[idx]
 
 
+def _forward(policy, obs_t, masks):
+    """(masked action distribution, values [N]) of a MaskablePPO policy from one pass of its
+    features extractor, as the policy's own ``evaluate_actions`` does (``get_distribution`` and
+    ``predict_values`` would run the extractor once each)."""
+    features = policy.extract_features(obs_t)
+    if policy.share_features_extractor:
+        latent_pi, latent_vf = policy.mlp_extractor(features)
+    else:
+        latent_pi = policy.mlp_extractor.forward_actor(features[0])
+        latent_vf = policy.mlp_extractor.forward_critic(features[1])
+    dist = policy._get_action_dist_from_latent(latent_pi)
+    dist.apply_masking(masks)
+    return dist, policy.value_net(latent_vf).flatten()
+
+
 def clone(model, data: dict, epochs: int = 8, batch_size: int = 256, learning_rate: float = 1e-3,
           value_coef: float = 0.5, seed: int = 0, log=print) -> list[dict]:
     """Train ``model.policy`` (a MaskablePPO policy) on the demonstrations: masked cross-entropy on
@@ -117,9 +132,8 @@ def clone(model, data: dict, epochs: int = 8, batch_size: int = 256, learning_ra
             obs_t, _ = policy.obs_to_tensor(_take(data["obs"], idx))
             acts = torch.as_tensor(data["actions"][idx], device=policy.device)
             masks = data["masks"][idx]
-            dist = policy.get_distribution(obs_t, action_masks=masks)
+            dist, values = _forward(policy, obs_t, masks)
             logp = dist.log_prob(acts)
-            values = policy.predict_values(obs_t).flatten()
             v_loss = F.mse_loss(values, torch.as_tensor(data["returns"][idx], device=policy.device))
             p_loss = -logp.mean()
             loss = p_loss + value_coef * v_loss
@@ -128,7 +142,7 @@ def clone(model, data: dict, epochs: int = 8, batch_size: int = 256, learning_ra
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
             opt.step()
             with torch.no_grad():
-                pred = dist.distribution.probs.argmax(dim=1)
+                pred = dist.distribution.logits.argmax(dim=1)  # the masked logits: the most probable action
             k = len(idx)
             tot["policy_loss"] += float(p_loss.detach()) * k
             tot["value_loss"] += float(v_loss.detach()) * k

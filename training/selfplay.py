@@ -199,7 +199,7 @@ def selfplay(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
             f"rating of {name}: {ratings.get(name, 0):+.0f}")
 
     if not resume:
-        model = new_model(cfg, venv, run / "tb")
+        model = new_model(cfg, venv, run / "tb", game)
         from .pretrain import warm_start
 
         if warm_start(model, cfg, run, game, log=log) is not None:

@@ -205,7 +205,7 @@ def train(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
         model = MaskablePPO.load(last, env=venv, device="cpu", tensorboard_log=tb_log_dir(run / "tb"))
         log(f"[train] resumed from {last} at {model.num_timesteps} steps")
     else:
-        model = new_model(cfg, venv, run / "tb")
+        model = new_model(cfg, venv, run / "tb", game)
         from .pretrain import warm_start
 
         if warm_start(model, cfg, run, game, log=log) is not None:  # behaviour-cloning warm start (step_0_bc.zip)
