@@ -39,16 +39,23 @@ def _space_desc(space):
     return {"shape": list(space.shape), "dtype": str(space.dtype)}
 
 
-def _encoder_fingerprint() -> str:
-    """Hash of the encoders' feature tables (names and order), so a re-ordered feature is caught."""
+def _encoder_fingerprint(encoder_name: str = "flat") -> str:
+    """Hash of the encoders' feature tables (names and order), so a re-ordered feature is caught;
+    for the ``tactical`` encoder also of its rows' and planes' tables (necro_env.batch.tactical)."""
     from necro_env.envs import encoders as E
 
+    modules = [E]
+    if encoder_name == "tactical":
+        from necro_env.batch import tactical
+
+        modules.append(tactical)
     h = hashlib.sha1()
-    for name in sorted(n for n in dir(E) if n.isupper() and (n.endswith("_FEATURES") or n.endswith("_CHANNELS"))):
-        tab = getattr(E, name)
-        if isinstance(tab, (list, tuple)):
-            h.update(name.encode())
-            h.update(repr([row[0] if isinstance(row, (list, tuple)) else row for row in tab]).encode())
+    for mod in modules:
+        for name in sorted(n for n in dir(mod) if n.isupper() and (n.endswith("_FEATURES") or n.endswith("_CHANNELS"))):
+            tab = getattr(mod, name)
+            if isinstance(tab, (list, tuple)):
+                h.update(name.encode())
+                h.update(repr([row[0] if isinstance(row, (list, tuple)) else row for row in tab]).encode())
     return h.hexdigest()[:16]
 
 
@@ -63,7 +70,7 @@ def env_metadata(game, encoder_name: str) -> dict:
     return {
         "env_version": necro_env.__version__,
         "encoder": encoder_name,
-        "encoder_features": _encoder_fingerprint(),
+        "encoder_features": _encoder_fingerprint(encoder_name),
         "observation_space": _space_desc(enc.space(game)),
         "board": {"name": game.board.name, "height": int(d.height), "width": int(d.width)},
         "n_gangs": int(d.n_gangs),

@@ -45,8 +45,11 @@ from ..rulesets.necromunda.query import clear_rays, cover_grade
 from ..rulesets.necromunda.shooting import eligible
 from ..rulesets.necromunda.state import FI_STATE, FI_X, FI_Y, FS_ON, G_ACTIVE, G_MF
 
-N_TACTICAL = 5
-N_PLANES = 4
+# the columns and planes above, in order (agents.checkpoint fingerprints these names)
+TACTICAL_FEATURES = ("target_now", "target_cover", "can_target_share", "targeted_by_share", "path_to_enemy")
+TACTICAL_CHANNELS = ("path_to_enemy", "seen_by_share", "can_target_share", "best_cover")
+N_TACTICAL = len(TACTICAL_FEATURES)
+N_PLANES = len(TACTICAL_CHANNELS)
 PATH_CAP = 30
 
 

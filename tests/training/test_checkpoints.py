@@ -86,3 +86,19 @@ def test_corrupt_truncated_or_unlabelled_checkpoints_are_refused(tmp_path, saved
         CheckpointAgent(badmeta, game=game)
     with pytest.raises(CheckpointMismatch, match="file not found"):
         CheckpointAgent(tmp_path / "nope.zip", game=game)
+
+
+def test_the_tactical_encoders_fingerprint_covers_its_rows_and_planes(monkeypatch):
+    """A checkpoint on the tactical encoder depends on necro_env.batch.tactical's columns too: a
+    re-ordered column changes its fingerprint (and only the tactical encoder's)."""
+    from agents.checkpoint import _encoder_fingerprint
+    from necro_env.batch import tactical
+
+    before = {e: _encoder_fingerprint(e) for e in ("entity", "tactical")}
+    assert before["tactical"] != before["entity"]
+    monkeypatch.setattr(tactical, "TACTICAL_FEATURES", tuple(reversed(tactical.TACTICAL_FEATURES)))
+    assert _encoder_fingerprint("tactical") != before["tactical"]
+    assert _encoder_fingerprint("entity") == before["entity"]
+    monkeypatch.undo()
+    monkeypatch.setattr(tactical, "TACTICAL_CHANNELS", tactical.TACTICAL_CHANNELS[1:] + tactical.TACTICAL_CHANNELS[:1])
+    assert _encoder_fingerprint("tactical") != before["tactical"]
