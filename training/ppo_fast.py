@@ -136,9 +136,6 @@ def parse_args(argv=None):
         raise SystemExit("--bc-winners-only records against the compiled opponents, not --opponent self")
     if args.bc_dagger < 0 or (args.bc_dagger and not args.bc_decisions):
         raise SystemExit(f"--bc-dagger must be >= 0 and needs a warm start (--bc-decisions N), got {args.bc_dagger}")
-    if (args.tactical_features or args.tactical_planes) and args.opponent == "self":
-        raise SystemExit("--tactical-features / --tactical-planes: the frozen self-play opponent sees observations "
-                         "without them; use a compiled opponent")
     if args.opponent != "self" and (args.pool_size != 1 or args.rating_pairs):
         raise SystemExit("--pool-size and --rating-pairs are for self-play (--opponent self)")
     if args.pool_size < 1 or not 0.0 <= args.latest_prob <= 1.0 or args.rating_pairs < 0:
@@ -253,14 +250,17 @@ def observation_space(game, rows=False, planes=False):
 class SnapshotPool:
     """The self-play opponent of ``--opponent self`` (module docstring): frozen copies of the
     learner, one drawn for each game at every episode start (``BatchedEnv``'s per-game opponent)
-    from the player's own generator; the games waiting on the opponent are played by their
-    snapshots, one batched torch call per snapshot, with sampled actions."""
+    from the pool's own generator; the games waiting on the opponent are played by their
+    snapshots, one batched torch call per snapshot, with sampled actions (``greedy``: the most
+    likely ones). Snapshots with tactical inputs get them for the deciding gang from ``core``
+    (the env's ``BatchedGames``, set by ``make_env``)."""
 
-    def __init__(self, num_envs, size=1, latest_prob=0.5, seed=0):
-        self.size, self.latest_prob = max(1, size), latest_prob
+    def __init__(self, num_envs, size=1, latest_prob=0.5, seed=0, greedy=False):
+        self.size, self.latest_prob, self.greedy = max(1, size), latest_prob, greedy
         self.rng = np.random.default_rng([seed, 4242])
         self.members = []  # (name, frozen network), the first one kept while the newest replace the others
         self.slot = [None] * num_envs  # each game's snapshot in its running episode
+        self.core = None
 
     def add(self, name, agent):
         self.members.append((name, copy.deepcopy(agent).eval()))
@@ -279,13 +279,32 @@ class SnapshotPool:
 
     def __call__(self, obs, mask, games):
         nets = [self.slot[b] for b in games]
+        unique = list({id(n): n for n in nets}.values())  # in order of first appearance: reproducible draws
+        obs = self._tactical(dict(obs), games, any(n.tactical for n in unique), any(n.tactical_planes for n in unique))
         acts = np.empty(len(games), np.int64)
-        for net in {id(n): n for n in nets}.values():  # in order of first appearance: reproducible draws
+        for net in unique:
             sel = np.array([i for i, n in enumerate(nets) if n is net])
+            o, m = {k: torch.from_numpy(v[sel]) for k, v in obs.items()}, torch.from_numpy(mask[sel])
             with torch.no_grad():
-                a = net.act({k: torch.from_numpy(v[sel]) for k, v in obs.items()}, torch.from_numpy(mask[sel]))[0]
+                a = net.masked_logits(o, m).argmax(1) if self.greedy else net.act(o, m)[0]
             acts[sel] = a.numpy()
         return acts
+
+    def _tactical(self, obs, games, rows, planes):
+        """``obs`` of the waiting ``games`` with the tactical rows and / or planes of their deciding gangs."""
+        if not (rows or planes):
+            return obs
+        from necro_env.batch.tactical import tactical_features, tactical_planes
+        from necro_env.rulesets.necromunda.state import G_DGANG
+
+        if self.core is None:
+            raise RuntimeError("a snapshot with tactical inputs needs the env's core: build the env with make_env")
+        gangs = self.core.state.g[:, G_DGANG].astype(np.int64)
+        if rows:
+            obs["tactical"] = tactical_features(self.core, gangs)[games]
+        if planes:  # the waiting games' mask rows are their deciding gang's legal actions
+            obs["tactical_planes"] = tactical_planes(self.core, gangs, self.core.mask)[games]
+        return obs
 
 
 def rate_snapshot(net, name, members, game, pairs, run_dir, seed0):
@@ -303,6 +322,8 @@ def rate_snapshot(net, name, members, game, pairs, run_dir, seed0):
 
 def make_env(num_envs, tactical=False, planes=False, **kwargs):
     env = BatchedEnv(num_envs, **kwargs)
+    if isinstance(kwargs.get("opponent"), SnapshotPool):
+        kwargs["opponent"].core = env.core
     return TacticalEnv(env, tactical, planes) if tactical or planes else env
 
 
@@ -821,13 +842,13 @@ class GreedyAgent(BaseAgent):
 def batched_eval(net, game, opponent, pairs, seed0=20_000, name=None):
     """Paired games inside the batch: for each side, ``pairs`` games (slot b: game seed
     seed0 + b, so both sides play the same deployments and dice streams) of the greedy policy
-    against the compiled ``opponent`` (a name) or another network (greedy too, without tactical
-    inputs; reported as ``name``); the first episode of every slot counts (plain rewards:
-    +1 win, -1 loss, 0 draw or round limit)."""
+    against the compiled ``opponent`` (a name) or another network (greedy too; reported as
+    ``name``); the first episode of every slot counts (plain rewards: +1 win, -1 loss, 0 draw or
+    round limit)."""
     if isinstance(opponent, nn.Module):
-        if opponent.tactical or opponent.tactical_planes:
-            raise ValueError("batched_eval plays network opponents on entity observations only")
-        name, opponent = name or "network", greedy_player(opponent)
+        pool = SnapshotPool(pairs, greedy=True)
+        pool.add(name, opponent)
+        name, opponent = name or "network", pool
     res = {"opponent": name or opponent, "games": 0, "win": 0, "draw": 0, "loss": 0}
     for side in range(game.dims.n_gangs):
         env = make_env(pairs, net.tactical, net.tactical_planes, opponent=opponent, seed=seed0, game=game,

@@ -138,3 +138,47 @@ def test_pool_and_rating_options_are_checked():
         ppo_fast.parse_args(["--opponent", "self", "--rating-pairs", "4"])
     with pytest.raises(SystemExit, match="--pool-size must be >= 1"):
         ppo_fast.parse_args(["--opponent", "self", "--pool-size", "0"])
+
+
+def test_snapshots_with_tactical_inputs_get_them_for_the_deciding_gang(game2):
+    """The pool feeds a tactical snapshot the rows and planes of the gang deciding in each waiting
+    game (the opponent's), not the learner's view."""
+    from necro_env.batch.tactical import tactical_features, tactical_planes
+    from necro_env.rulesets.necromunda.state import G_DGANG
+
+    space = ppo_fast.observation_space(game2, True, True)
+    net = ppo_fast.Agent(space, game2.n_actions, 16, pointer=(game2.layout, game2.dims))
+    pool = ppo_fast.SnapshotPool(4, seed=1)
+    pool.add("snap_0", net)
+    env = ppo_fast.make_env(4, True, True, opponent=pool, seed=3, game=game2, learner=0)
+    assert pool.core is env.core
+    checked, differs = [0], [False]
+    real = pool._tactical
+
+    def spy(obs, games, rows, planes):
+        out = real(obs, games, rows, planes)
+        c = env.core
+        assert (c.state.g[games, G_DGANG] == 1).all()  # the opponent decides in every waiting game
+        gangs = c.state.g[:, G_DGANG].astype(np.int64)
+        assert np.array_equal(out["tactical"], tactical_features(c, gangs)[games])
+        assert np.array_equal(out["tactical_planes"], tactical_planes(c, gangs, c.mask)[games])
+        learner = np.zeros(4, np.int64)
+        differs[0] |= not np.array_equal(out["tactical"], tactical_features(c, learner)[games])
+        checked[0] += len(games)
+        return out
+    pool._tactical = spy
+    env.reset()
+    for _ in range(40):
+        env.step(np.array([np.flatnonzero(m)[0] for m in env.action_masks()]))
+    assert checked[0] > 0 and differs[0]
+
+
+def test_self_play_with_tactical_inputs_and_rating_runs(tmp_path):
+    run = tmp_path / "spt"
+    hist = ppo_fast.main(["--opponent", "self", "--num-envs", "4", "--num-steps", "8", "--hidden", "32",
+                          "--total-steps", "64", "--num-minibatches", "2", "--update-epochs", "1",
+                          "--self-play-every", "1", "--rating-pairs", "1", "--run-dir", str(run),
+                          "--pointer-head", "--tactical-features", "--tactical-planes",
+                          "--threads", "1", "--torch-threads", "1"])
+    assert [h["snapshot"] for h in hist if "snapshot" in h] == ["snap_0", "snap_32", "snap_64"]
+    assert (run / "rating_curve.csv").exists()
