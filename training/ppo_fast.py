@@ -54,8 +54,9 @@ Self-play (``--opponent self``): the first snapshot, snap_0, is the network PPO 
 (after the warm start, if any); every ``--self-play-every`` updates the learner is frozen into a
 new snapshot, snap_<learner steps>. The pool keeps the ``--pool-size`` newest snapshots plus
 snap_0 (1, the default: the newest only). Each game draws its opponent at every episode start,
-never mid-game: the newest snapshot with probability ``--latest-prob``, else one uniformly from the
-pool; snapshots play sampled actions. With ``--run-dir DIR`` every snapshot is saved as
+never mid-game: with probability ``--heuristic-prob`` a compiled heuristic (gunline or aggressor,
+equally; an anchor against forgetting), else the newest snapshot with probability
+``--latest-prob``, else one uniformly from the pool; snapshots play sampled actions. With ``--run-dir DIR`` every snapshot is saved as
 DIR/pool/snap_<steps>.pt (``--save``'s format: ``necro-eval`` plays them). With
 ``--rating-pairs N`` each new snapshot, before it joins the pool, plays N paired games per side
 (greedy, both sides, seeds 200,000 + its steps, inside the batch) against the random agent and
@@ -85,7 +86,7 @@ DEFAULTS = dict(
     scenario=None, num_envs=256, num_steps=32, total_steps=1_000_000, learning_rate=2.5e-4, gamma=0.99,
     gae_lambda=0.95, num_minibatches=4, update_epochs=4, clip_coef=0.2, ent_coef=0.01, vf_coef=0.5,
     max_grad_norm=0.5, hidden=256, seed=0, opponent="random", self_play_every=10, pool_size=1, latest_prob=0.5,
-    rating_pairs=0, run_dir=None, threads=2, torch_threads=2,
+    heuristic_prob=0.0, rating_pairs=0, run_dir=None, threads=2, torch_threads=2,
     save=None, log_json=False, reward=None, eval_pairs=0, eval_opponent="random",
     bc_decisions=0, bc_demonstrator="gunline", bc_epochs=4, bc_learning_rate=1e-3, kl_coef=0.0,
     eval_every=0, eval_games=32, keep_best=False, bc_winners_only=False, bc_dagger=0,
@@ -136,11 +137,13 @@ def parse_args(argv=None):
         raise SystemExit("--bc-winners-only records against the compiled opponents, not --opponent self")
     if args.bc_dagger < 0 or (args.bc_dagger and not args.bc_decisions):
         raise SystemExit(f"--bc-dagger must be >= 0 and needs a warm start (--bc-decisions N), got {args.bc_dagger}")
-    if args.opponent != "self" and (args.pool_size != 1 or args.rating_pairs):
-        raise SystemExit("--pool-size and --rating-pairs are for self-play (--opponent self)")
-    if args.pool_size < 1 or not 0.0 <= args.latest_prob <= 1.0 or args.rating_pairs < 0:
-        raise SystemExit(f"--pool-size must be >= 1, --latest-prob in [0, 1] and --rating-pairs >= 0, got "
-                         f"{args.pool_size}, {args.latest_prob}, {args.rating_pairs}")
+    if args.opponent != "self" and (args.pool_size != 1 or args.rating_pairs or args.heuristic_prob):
+        raise SystemExit("--pool-size, --heuristic-prob and --rating-pairs are for self-play (--opponent self)")
+    if args.pool_size < 1 or not 0.0 <= args.latest_prob <= 1.0 or not 0.0 <= args.heuristic_prob <= 1.0 \
+            or args.rating_pairs < 0:
+        raise SystemExit(f"--pool-size must be >= 1, --latest-prob and --heuristic-prob in [0, 1] and "
+                         f"--rating-pairs >= 0, got {args.pool_size}, {args.latest_prob}, {args.heuristic_prob}, "
+                         f"{args.rating_pairs}")
     if args.rating_pairs and not args.run_dir:
         raise SystemExit("--rating-pairs writes the snapshots and the rating curve to a folder: give --run-dir")
     if args.init and args.bc_decisions:
@@ -255,11 +258,19 @@ class SnapshotPool:
     likely ones). Snapshots with tactical inputs get them for the deciding gang from ``core``
     (the env's ``BatchedGames``, set by ``make_env``)."""
 
-    def __init__(self, num_envs, size=1, latest_prob=0.5, seed=0, greedy=False):
+    HEURISTICS = ("gunline", "aggressor")
+
+    def __init__(self, num_envs, size=1, latest_prob=0.5, seed=0, greedy=False, heuristic_prob=0.0):
+        from necro_env.core.rng import seed_game
+
         self.size, self.latest_prob, self.greedy = max(1, size), latest_prob, greedy
+        self.heuristic_prob = heuristic_prob
         self.rng = np.random.default_rng([seed, 4242])
+        self.prng = np.zeros((num_envs, 2), np.uint64)  # the compiled heuristics' dice, apart from the env's
+        for b in range(num_envs):
+            seed_game(self.prng, b, np.uint64(seed * 1000 + 4243 + b))
         self.members = []  # (name, frozen network), the first one kept while the newest replace the others
-        self.slot = [None] * num_envs  # each game's snapshot in its running episode
+        self.slot = [None] * num_envs  # each game's opponent in its running episode: a network or a heuristic's name
         self.core = None
 
     def add(self, name, agent):
@@ -274,16 +285,23 @@ class SnapshotPool:
         if not self.members:
             raise RuntimeError("the self-play pool is empty: add a snapshot before resetting the env")
         for b in games:
+            if self.heuristic_prob and self.rng.random() < self.heuristic_prob:
+                self.slot[b] = self.HEURISTICS[int(self.rng.integers(len(self.HEURISTICS)))]
+                continue
             latest = self.rng.random() < self.latest_prob
             self.slot[b] = self.members[-1 if latest else int(self.rng.integers(len(self.members)))][1]
 
     def __call__(self, obs, mask, games):
-        nets = [self.slot[b] for b in games]
-        unique = list({id(n): n for n in nets}.values())  # in order of first appearance: reproducible draws
-        obs = self._tactical(dict(obs), games, any(n.tactical for n in unique), any(n.tactical_planes for n in unique))
+        players = [self.slot[b] for b in games]
         acts = np.empty(len(games), np.int64)
+        for name in self.HEURISTICS:  # compiled choices in every game, kept where that heuristic plays
+            sel = np.array([i for i, p in enumerate(players) if isinstance(p, str) and p == name], np.int64)
+            if len(sel):
+                acts[sel] = self.core.sample(name, self.prng)[np.asarray(games)[sel]]
+        unique = list({id(p): p for p in players if not isinstance(p, str)}.values())  # in order of appearance
+        obs = self._tactical(dict(obs), games, any(n.tactical for n in unique), any(n.tactical_planes for n in unique))
         for net in unique:
-            sel = np.array([i for i, n in enumerate(nets) if n is net])
+            sel = np.array([i for i, p in enumerate(players) if p is net])
             o, m = {k: torch.from_numpy(v[sel]) for k, v in obs.items()}, torch.from_numpy(mask[sel])
             with torch.no_grad():
                 a = net.masked_logits(o, m).argmax(1) if self.greedy else net.act(o, m)[0]
@@ -595,8 +613,8 @@ def main(argv=None):
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)
 
-    pool = SnapshotPool(args.num_envs, args.pool_size, args.latest_prob, args.seed) if args.opponent == "self" \
-        else None
+    pool = SnapshotPool(args.num_envs, args.pool_size, args.latest_prob, args.seed,
+                        heuristic_prob=args.heuristic_prob) if args.opponent == "self" else None
     opponent = pool if pool is not None else args.opponent
     env = make_env(args.num_envs, args.tactical_features, args.tactical_planes, opponent=opponent, seed=args.seed,
                    scenario=args.scenario, reward=args.reward)

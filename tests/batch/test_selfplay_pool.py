@@ -182,3 +182,32 @@ def test_self_play_with_tactical_inputs_and_rating_runs(tmp_path):
                           "--threads", "1", "--torch-threads", "1"])
     assert [h["snapshot"] for h in hist if "snapshot" in h] == ["snap_0", "snap_32", "snap_64"]
     assert (run / "rating_curve.csv").exists()
+
+
+def test_heuristic_anchors_in_the_pool_play_the_compiled_heuristics_choices(game2):
+    """--heuristic-prob: a game drawn to a heuristic is played by the compiled gunline / aggressor
+    (their choice in that state, from the pool's own dice), for the whole episode."""
+    checked = []
+
+    class Checked(ppo_fast.SnapshotPool):
+        def __call__(self, obs, mask, games):
+            names = [self.slot[b] for b in games]
+            assert set(names) <= {"gunline", "aggressor"}
+            prng, expect = self.prng.copy(), {}
+            for n in self.HEURISTICS:  # the pool draws each heuristic once per call, in this order
+                if n in names:
+                    expect[n] = self.core.sample(n, prng)[games]
+            acts = super().__call__(obs, mask, games)
+            assert all(acts[i] == expect[n][i] for i, n in enumerate(names))
+            assert np.array_equal(prng, self.prng)
+            checked.append(len(games))
+            return acts
+
+    pool = Checked(6, seed=2, heuristic_prob=1.0)
+    pool.add("snap_0", ppo_fast.Agent(ppo_fast.observation_space(game2), game2.n_actions, 16))
+    env = ppo_fast.make_env(6, opponent=pool, seed=4, game=game2)
+    env.reset()
+    assert set(pool.slot) == {"gunline", "aggressor"}
+    for _ in range(30):
+        env.step(np.array([np.flatnonzero(m)[0] for m in env.action_masks()]))
+    assert checked
