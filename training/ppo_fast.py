@@ -59,8 +59,10 @@ equally; an anchor against forgetting), else the newest snapshot with probabilit
 ``--latest-prob``, else one uniformly from the pool; snapshots play sampled actions. With ``--run-dir DIR`` every snapshot is saved as
 DIR/pool/snap_<steps>.pt (``--save``'s format: ``necro-eval`` plays them). With
 ``--rating-pairs N`` each new snapshot, before it joins the pool, plays N paired games per side
-(greedy, both sides, seeds 200,000 + its steps, inside the batch) against the random agent and
-every snapshot in the pool; a Bradley-Terry fit over all such games (random = 0, necro-selfplay's
+(greedy, both sides, seeds 200,000 + its steps, inside the batch) against the random agent (and the
+other compiled ``--rating-anchors``: ``random,gunline,aggressor`` rates the heuristics on the same
+scale, fixed points the snapshots' curve can be read against) and every snapshot in the pool;
+a Bradley-Terry fit over all such games (random = 0, necro-selfplay's
 files: DIR/rating_games.csv, ratings.csv, rating_curve.csv and rating_curve.png) rates every
 snapshot, and the curve is printed after each.
 """
@@ -86,7 +88,7 @@ DEFAULTS = dict(
     scenario=None, num_envs=256, num_steps=32, total_steps=1_000_000, learning_rate=2.5e-4, gamma=0.99,
     gae_lambda=0.95, num_minibatches=4, update_epochs=4, clip_coef=0.2, ent_coef=0.01, vf_coef=0.5,
     max_grad_norm=0.5, hidden=256, seed=0, opponent="random", self_play_every=10, pool_size=1, latest_prob=0.5,
-    heuristic_prob=0.0, rating_pairs=0, run_dir=None, threads=2, torch_threads=2,
+    heuristic_prob=0.0, rating_pairs=0, rating_anchors="random", run_dir=None, threads=2, torch_threads=2,
     save=None, log_json=False, reward=None, eval_pairs=0, eval_opponent="random",
     bc_decisions=0, bc_demonstrator="gunline", bc_epochs=4, bc_learning_rate=1e-3, kl_coef=0.0,
     eval_every=0, eval_games=32, keep_best=False, bc_winners_only=False, bc_dagger=0,
@@ -129,10 +131,13 @@ def parse_args(argv=None):
     elif args.opponent not in BUILTIN_OPPONENTS + ("self",):
         raise SystemExit(f"--opponent must be random, gunline, aggressor or self (or, in the config file, a mix "
                          f"{{name: weight}} of the first three), got {args.opponent!r}")
-    for name in args.eval_opponent.split(","):
-        if name not in BUILTIN_OPPONENTS:
-            raise SystemExit(f"--eval-opponent must be random, gunline or aggressor (or a comma-separated list), "
-                             f"got {name!r}")
+    for flag, value in (("--eval-opponent", args.eval_opponent), ("--rating-anchors", args.rating_anchors)):
+        for name in value.split(","):
+            if name not in BUILTIN_OPPONENTS:
+                raise SystemExit(f"{flag} must be random, gunline or aggressor (or a comma-separated list), "
+                                 f"got {name!r}")
+    if "random" not in args.rating_anchors.split(","):
+        raise SystemExit(f"--rating-anchors must include random (the rating scale's 0), got {args.rating_anchors!r}")
     if args.bc_winners_only and args.opponent == "self":
         raise SystemExit("--bc-winners-only records against the compiled opponents, not --opponent self")
     if args.bc_dagger < 0 or (args.bc_dagger and not args.bc_decisions):
@@ -325,13 +330,13 @@ class SnapshotPool:
         return obs
 
 
-def rate_snapshot(net, name, members, game, pairs, run_dir, seed0):
+def rate_snapshot(net, name, members, game, pairs, run_dir, seed0, anchors=("random",)):
     """``pairs`` paired games per side (``batched_eval``: greedy, inside the batch) of snapshot
-    ``name`` against the random agent and every ``members`` (name, network) of the pool; rows
-    appended to run_dir/rating_games.csv in necro-selfplay's format."""
+    ``name`` against the compiled ``anchors`` and every ``members`` (name, network) of the pool;
+    rows appended to run_dir/rating_games.csv in necro-selfplay's format."""
     from training.common import append_csv
 
-    for opp_name, opp in [("random", "random")] + list(members):
+    for opp_name, opp in [(a, a) for a in anchors] + list(members):
         m = batched_eval(net, game, opp, pairs, seed0, name=opp_name)
         append_csv(run_dir / "rating_games.csv", {"agent": name, "opponent": opp_name, "games": m["games"],
                                                   "win": m["win"], "draw": m["draw"], "loss": m["loss"]})
@@ -681,14 +686,17 @@ def main(argv=None):
             save_network(agent, run_dir / "pool" / f"{name}.pt", env.game, args)
         if args.rating_pairs:
             t0 = time.perf_counter()
-            rate_snapshot(agent, name, pool.members, env.game, args.rating_pairs, run_dir, 200_000 + steps)
+            rate_snapshot(agent, name, pool.members, env.game, args.rating_pairs, run_dir, 200_000 + steps,
+                          args.rating_anchors.split(","))
         pool.add(name, agent)
         snapshots.append((name, steps))
         if args.rating_pairs:
             from training.selfplay import write_rating_curve
 
-            ratings = write_rating_curve(run_dir, snapshots)
+            anchors = args.rating_anchors.split(",")
+            ratings = write_rating_curve(run_dir, snapshots, anchors)
             curve = {n: round(ratings[n], 1) for n, _ in snapshots}
+            curve.update({a: round(ratings[a], 1) for a in anchors if a != "random"})
             history.append({"snapshot": name, "steps": steps, "ratings": curve})
             print(f"self-play ratings after {name} (Bradley-Terry, random = 0; rated in "
                   f"{time.perf_counter() - t0:.0f} s): " + ", ".join(f"{n} {v:+.0f}" for n, v in curve.items()),

@@ -129,7 +129,10 @@ def fit_ratings(run: Path) -> dict:
     return bradley_terry(names, matches) if matches else {"random": 0.0}
 
 
-def write_rating_curve(run: Path, snapshots: list[tuple[str, int]]):
+def write_rating_curve(run: Path, snapshots: list[tuple[str, int]], anchors=()):
+    """Fit the ratings of rating_games.csv and write ratings.csv, rating_curve.csv and
+    rating_curve.png (the snapshots' ratings against their steps, with the random agent at 0 and
+    the fitted rating of every other fixed ``anchors`` opponent as a line)."""
     ratings = fit_ratings(run)
     with (run / "ratings.csv").open("w") as fh:
         fh.write("agent,rating\n")
@@ -141,9 +144,10 @@ def write_rating_curve(run: Path, snapshots: list[tuple[str, int]]):
             fh.write(f"{name},{steps},{ratings.get(name, float('nan')):.1f}\n")
     from .plots import line_chart
 
-    line_chart(run / "rating_curve.png", [("snapshot rating", [s for _, s in snapshots],
-                                          [ratings.get(n, float("nan")) for n, _ in snapshots], "both"),
-                                         ("random agent", [s for _, s in snapshots], [0.0] * len(snapshots), "line")],
+    xs = [s for _, s in snapshots]
+    lines = [(f"{a} agent", xs, [ratings[a]] * len(xs), "line") for a in anchors if a != "random" and a in ratings]
+    line_chart(run / "rating_curve.png", [("snapshot rating", xs, [ratings.get(n, float("nan")) for n, _ in snapshots],
+                                           "both"), ("random agent", xs, [0.0] * len(xs), "line")] + lines,
                title=f"self-play rating curve: {run.name}", xlabel="learner steps",
                ylabel="Bradley-Terry rating (Elo)")
     return ratings

@@ -211,3 +211,23 @@ def test_heuristic_anchors_in_the_pool_play_the_compiled_heuristics_choices(game
     for _ in range(30):
         env.step(np.array([np.flatnonzero(m)[0] for m in env.action_masks()]))
     assert checked
+
+
+def test_rating_anchors_put_the_heuristics_on_the_snapshots_scale(tmp_path):
+    run = tmp_path / "spa"
+    hist = ppo_fast.main(["--opponent", "self", "--num-envs", "4", "--num-steps", "8", "--hidden", "32",
+                          "--total-steps", "32", "--num-minibatches", "2", "--update-epochs", "1",
+                          "--self-play-every", "1", "--rating-pairs", "1", "--run-dir", str(run),
+                          "--rating-anchors", "random,gunline,aggressor", "--threads", "1", "--torch-threads", "1"])
+    with (run / "rating_games.csv").open() as fh:
+        pairs = [(g["agent"], g["opponent"]) for g in csv.DictReader(fh)]
+    assert pairs == [("snap_0", "random"), ("snap_0", "gunline"), ("snap_0", "aggressor"),
+                     ("snap_32", "random"), ("snap_32", "gunline"), ("snap_32", "aggressor"), ("snap_32", "snap_0")]
+    last = [h for h in hist if "snapshot" in h][-1]["ratings"]
+    assert set(last) == {"snap_0", "snap_32", "gunline", "aggressor"}
+    with (run / "ratings.csv").open() as fh:
+        assert {r["agent"] for r in csv.DictReader(fh)} == {"random", "snap_0", "snap_32", "gunline", "aggressor"}
+    with pytest.raises(SystemExit, match="must include random"):
+        ppo_fast.parse_args(["--opponent", "self", "--rating-anchors", "gunline"])
+    with pytest.raises(SystemExit, match="--rating-anchors must be random, gunline or aggressor"):
+        ppo_fast.parse_args(["--opponent", "self", "--rating-anchors", "random,self"])
