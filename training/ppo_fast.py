@@ -56,8 +56,9 @@ new snapshot, snap_<learner steps>. The pool keeps the ``--pool-size`` newest sn
 snap_0 (1, the default: the newest only). Each game draws its opponent at every episode start,
 never mid-game: with probability ``--heuristic-prob`` a compiled heuristic (gunline or aggressor,
 equally; an anchor against forgetting), else the newest snapshot with probability
-``--latest-prob``, else one uniformly from the pool; snapshots play sampled actions. With ``--run-dir DIR`` every snapshot is saved as
-DIR/pool/snap_<steps>.pt (``--save``'s format: ``necro-eval`` plays them). With
+``--latest-prob``, else one uniformly from the pool; snapshots play sampled actions. With
+``--run-dir DIR`` every snapshot is saved as DIR/pool/snap_<steps>.pt (``--save``'s format:
+``necro-eval`` plays them). With
 ``--rating-pairs N`` each new snapshot, before it joins the pool, plays N paired games per side
 (greedy, both sides, seeds 200,000 + its steps, inside the batch) against the random agent (and the
 other compiled ``--rating-anchors``: ``random,gunline,aggressor`` rates the heuristics on the same
@@ -676,6 +677,7 @@ def main(argv=None):
     elif args.kl_coef and not args.init:
         raise SystemExit("--kl-coef needs a warm start or an initial network to anchor to (--bc-decisions N, --init)")
     run_dir = Path(args.run_dir) if args.run_dir else None
+    history = []
     snapshots = []  # (name, learner steps) of every self-play snapshot, for the rating curve
 
     def snapshot(steps):
@@ -702,9 +704,8 @@ def main(argv=None):
                   f"{time.perf_counter() - t0:.0f} s): " + ", ".join(f"{n} {v:+.0f}" for n, v in curve.items()),
                   flush=True)
 
-    history = []
     if pool is not None:
-        pool.members.clear()
+        pool.members.clear()  # "init" played while demonstrations were recorded; snap_0 is the start of PPO
         if run_dir is not None and args.rating_pairs:
             (run_dir / "rating_games.csv").unlink(missing_ok=True)  # a new run's fit
         snapshot(0)
