@@ -92,7 +92,11 @@ def line_chart(path, series, title="", xlabel="", ylabel="", right=None, ylabel_
         d.text((L + 36, y), label, fill="black", font=f, anchor="lm")
     d.text((W / 2, 12), title, fill="black", font=_font(15), anchor="mt")
     d.text((W / 2, H - 20), xlabel, fill="black", font=f, anchor="mt")
-    d.text((12, H / 2), ylabel, fill=COLORS[0] if right else "black", font=f, anchor="lm")
+    if ylabel:  # turned upright in the left margin, beside the tick labels rather than over them
+        lab = Image.new("RGBA", (int(d.textlength(ylabel, font=f)) + 4, 18), (255, 255, 255, 0))
+        ImageDraw.Draw(lab).text((2, 1), ylabel, fill=COLORS[0] if right else "black", font=f)
+        lab = lab.rotate(90, expand=True)
+        img.paste(lab, (8, int(T + (H - T - B - lab.height) / 2)), lab)
     if right:
         d.text((W - 12, T - 14), ylabel_right, fill=COLORS[len(series) % len(COLORS)], font=f, anchor="rm")
     img.save(path)
