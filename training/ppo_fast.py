@@ -65,7 +65,11 @@ other compiled ``--rating-anchors``: ``random,gunline,aggressor`` rates the heur
 scale, fixed points the snapshots' curve can be read against) and every snapshot in the pool;
 a Bradley-Terry fit over all such games (random = 0, necro-selfplay's
 files: DIR/rating_games.csv, ratings.csv, rating_curve.csv and rating_curve.png) rates every
-snapshot, and the curve is printed after each.
+snapshot, and the curve is printed after each. ``--rating-sampled``: the networks of the rating
+games sample their actions, as they do in training (greedy policies of one run tend to draw
+every mirror game). ``--rate-run DIR`` trains nothing: it plays the full round robin of DIR's
+saved snapshots and the anchors (``--rating-pairs`` per side and match) into DIR/round_robin
+(or round_robin_sampled), e.g. to rate a finished or stopped run's pool another way.
 """
 from __future__ import annotations
 
@@ -89,7 +93,8 @@ DEFAULTS = dict(
     scenario=None, num_envs=256, num_steps=32, total_steps=1_000_000, learning_rate=2.5e-4, gamma=0.99,
     gae_lambda=0.95, num_minibatches=4, update_epochs=4, clip_coef=0.2, ent_coef=0.01, vf_coef=0.5,
     max_grad_norm=0.5, hidden=256, seed=0, opponent="random", self_play_every=10, pool_size=1, latest_prob=0.5,
-    heuristic_prob=0.0, rating_pairs=0, rating_anchors="random", run_dir=None, threads=2, torch_threads=2,
+    heuristic_prob=0.0, rating_pairs=0, rating_anchors="random", rating_sampled=False, rate_run=None, run_dir=None,
+    threads=2, torch_threads=2,
     save=None, log_json=False, reward=None, eval_pairs=0, eval_opponent="random",
     bc_decisions=0, bc_demonstrator="gunline", bc_epochs=4, bc_learning_rate=1e-3, kl_coef=0.0,
     eval_every=0, eval_games=32, keep_best=False, bc_winners_only=False, bc_dagger=0,
@@ -143,14 +148,17 @@ def parse_args(argv=None):
         raise SystemExit("--bc-winners-only records against the compiled opponents, not --opponent self")
     if args.bc_dagger < 0 or (args.bc_dagger and not args.bc_decisions):
         raise SystemExit(f"--bc-dagger must be >= 0 and needs a warm start (--bc-decisions N), got {args.bc_dagger}")
-    if args.opponent != "self" and (args.pool_size != 1 or args.rating_pairs or args.heuristic_prob):
+    if args.rate_run and not args.rating_pairs:
+        raise SystemExit("--rate-run plays --rating-pairs paired games per side and match: give --rating-pairs N")
+    if args.opponent != "self" and not args.rate_run and (args.pool_size != 1 or args.rating_pairs
+                                                          or args.heuristic_prob):
         raise SystemExit("--pool-size, --heuristic-prob and --rating-pairs are for self-play (--opponent self)")
     if args.pool_size < 1 or not 0.0 <= args.latest_prob <= 1.0 or not 0.0 <= args.heuristic_prob <= 1.0 \
             or args.rating_pairs < 0:
         raise SystemExit(f"--pool-size must be >= 1, --latest-prob and --heuristic-prob in [0, 1] and "
                          f"--rating-pairs >= 0, got {args.pool_size}, {args.latest_prob}, {args.heuristic_prob}, "
                          f"{args.rating_pairs}")
-    if args.rating_pairs and not args.run_dir:
+    if args.rating_pairs and not (args.run_dir or args.rate_run):
         raise SystemExit("--rating-pairs writes the snapshots and the rating curve to a folder: give --run-dir")
     if args.init and args.bc_decisions:
         raise SystemExit("--init starts from a saved network; it does not combine with a warm start (--bc-decisions)")
@@ -331,14 +339,14 @@ class SnapshotPool:
         return obs
 
 
-def rate_snapshot(net, name, members, game, pairs, run_dir, seed0, anchors=("random",)):
-    """``pairs`` paired games per side (``batched_eval``: greedy, inside the batch) of snapshot
-    ``name`` against the compiled ``anchors`` and every ``members`` (name, network) of the pool;
-    rows appended to run_dir/rating_games.csv in necro-selfplay's format."""
+def rate_snapshot(net, name, members, game, pairs, run_dir, seed0, anchors=("random",), sampled=False):
+    """``pairs`` paired games per side (``batched_eval``: greedy, or ``sampled``, inside the batch) of
+    snapshot ``name`` against the compiled ``anchors`` and every ``members`` (name, network) of the
+    pool; rows appended to run_dir/rating_games.csv in necro-selfplay's format."""
     from training.common import append_csv
 
     for opp_name, opp in [(a, a) for a in anchors] + list(members):
-        m = batched_eval(net, game, opp, pairs, seed0, name=opp_name)
+        m = batched_eval(net, game, opp, pairs, seed0, name=opp_name, sampled=sampled)
         append_csv(run_dir / "rating_games.csv", {"agent": name, "opponent": opp_name, "games": m["games"],
                                                   "win": m["win"], "draw": m["draw"], "loss": m["loss"]})
         print(f"rating {name} vs {opp_name}: {m['win']}-{m['draw']}-{m['loss']}", flush=True)
@@ -618,6 +626,11 @@ def main(argv=None):
     torch.set_num_threads(args.torch_threads)
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)
+    if args.rate_run:
+        from necro_env.envs.necromunda_env import build_game
+
+        return rate_run(args.rate_run, build_game(scenario=args.scenario), args.rating_pairs,
+                        args.rating_anchors.split(","), args.rating_sampled)
 
     pool = SnapshotPool(args.num_envs, args.pool_size, args.latest_prob, args.seed,
                         heuristic_prob=args.heuristic_prob) if args.opponent == "self" else None
@@ -689,7 +702,7 @@ def main(argv=None):
         if args.rating_pairs:
             t0 = time.perf_counter()
             rate_snapshot(agent, name, pool.members, env.game, args.rating_pairs, run_dir, 200_000 + steps,
-                          args.rating_anchors.split(","))
+                          args.rating_anchors.split(","), args.rating_sampled)
         pool.add(name, agent)
         snapshots.append((name, steps))
         if args.rating_pairs:
@@ -866,31 +879,67 @@ class GreedyAgent(BaseAgent):
             return int(self.net.masked_logits(o, m)[0].argmax())
 
 
-def batched_eval(net, game, opponent, pairs, seed0=20_000, name=None):
+def batched_eval(net, game, opponent, pairs, seed0=20_000, name=None, sampled=False):
     """Paired games inside the batch: for each side, ``pairs`` games (slot b: game seed
     seed0 + b, so both sides play the same deployments and dice streams) of the greedy policy
     against the compiled ``opponent`` (a name) or another network (greedy too; reported as
     ``name``); the first episode of every slot counts (plain rewards: +1 win, -1 loss, 0 draw or
-    round limit)."""
+    round limit). ``sampled``: the networks sample their actions instead (torch's generator seeded
+    with seed0 for the match, and restored after)."""
     if isinstance(opponent, nn.Module):
-        pool = SnapshotPool(pairs, greedy=True)
+        pool = SnapshotPool(pairs, greedy=not sampled)
         pool.add(name, opponent)
         name, opponent = name or "network", pool
     res = {"opponent": name or opponent, "games": 0, "win": 0, "draw": 0, "loss": 0}
-    for side in range(game.dims.n_gangs):
-        env = make_env(pairs, net.tactical, net.tactical_planes, opponent=opponent, seed=seed0, game=game,
-                       learner=side)
-        obs = env.reset()
-        finished = np.zeros(pairs, np.bool_)
-        while not finished.all():
-            with torch.no_grad():
-                a = net.masked_logits(to_torch(obs), torch.from_numpy(env.action_masks())).argmax(1).numpy()
-            obs, r, d, _ = env.step(a)
-            for b in np.flatnonzero(d & ~finished):
-                res["win" if r[b] > 0 else "loss" if r[b] < 0 else "draw"] += 1
-            finished |= d
-        res["games"] += pairs
+    with torch.random.fork_rng():
+        torch.manual_seed(seed0)
+        for side in range(game.dims.n_gangs):
+            _play_side(net, game, opponent, pairs, seed0, side, sampled, res)
     return res
+
+
+def _play_side(net, game, opponent, pairs, seed0, side, sampled, res):
+    """``batched_eval``'s games with the network on gang ``side``; adds the results to ``res``."""
+    env = make_env(pairs, net.tactical, net.tactical_planes, opponent=opponent, seed=seed0, game=game,
+                   learner=side)
+    obs = env.reset()
+    finished = np.zeros(pairs, np.bool_)
+    while not finished.all():
+        with torch.no_grad():
+            logits = net.masked_logits(to_torch(obs), torch.from_numpy(env.action_masks()))
+            a = (Categorical(logits=logits).sample() if sampled else logits.argmax(1)).numpy()
+        obs, r, d, _ = env.step(a)
+        for b in np.flatnonzero(d & ~finished):
+            res["win" if r[b] > 0 else "loss" if r[b] < 0 else "draw"] += 1
+        finished |= d
+    res["games"] += pairs
+
+
+def rate_run(run_dir, game, pairs, anchors=("random",), sampled=False):
+    """``--rate-run DIR``: a full round robin of a self-play run's saved snapshots (DIR/pool/snap_*.pt)
+    and the compiled ``anchors``, ``pairs`` paired games per side and match (seeds 300,000 + the
+    snapshot's steps; ``sampled``: the networks sample their actions), rated like the run's curve
+    (necro-selfplay's files) into DIR/round_robin (DIR/round_robin_sampled). Returns the ratings."""
+    from training.selfplay import write_rating_curve
+
+    run_dir = Path(run_dir)
+    files = sorted((run_dir / "pool").glob("snap_*.pt"), key=lambda f: int(f.stem.split("_")[1]))
+    if not files:
+        raise SystemExit(f"--rate-run {run_dir}: no snapshots in {run_dir / 'pool'} (snap_<steps>.pt)")
+    out = run_dir / ("round_robin_sampled" if sampled else "round_robin")
+    out.mkdir(exist_ok=True)
+    (out / "rating_games.csv").unlink(missing_ok=True)
+    done, snapshots = [], []
+    for f in files:
+        net, steps = load_network(f, game).net, int(f.stem.split("_")[1])
+        rate_snapshot(net, f.stem, done, game, pairs, out, 300_000 + steps, anchors, sampled)
+        done.append((f.stem, net))
+        snapshots.append((f.stem, steps))
+    ratings = write_rating_curve(out, snapshots, anchors)
+    print(f"round robin of {len(files)} snapshots ({'sampled' if sampled else 'greedy'} play), Bradley-Terry, "
+          f"random = 0: " + ", ".join(f"{n} {ratings[n]:+.0f}" for n in [s for s, _ in snapshots] +
+                                     [a for a in anchors if a != 'random']), flush=True)
+    return ratings
 
 
 def evaluate(agent, game, args, train_seconds, opponent):

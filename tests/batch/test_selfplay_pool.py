@@ -231,3 +231,30 @@ def test_rating_anchors_put_the_heuristics_on_the_snapshots_scale(tmp_path):
         ppo_fast.parse_args(["--opponent", "self", "--rating-anchors", "gunline"])
     with pytest.raises(SystemExit, match="--rating-anchors must be random, gunline or aggressor"):
         ppo_fast.parse_args(["--opponent", "self", "--rating-anchors", "random,self"])
+
+
+def test_rate_run_plays_the_full_round_robin_of_a_runs_snapshots(tmp_path):
+    """--rate-run: every saved snapshot against the anchors and every earlier one, reproducibly, with
+    sampled play (--rating-sampled); a folder without snapshots or a missing --rating-pairs is refused."""
+    run = tmp_path / "sp"
+    ppo_fast.main(["--opponent", "self", "--num-envs", "4", "--num-steps", "8", "--hidden", "32",
+                   "--total-steps", "64", "--num-minibatches", "2", "--update-epochs", "1",
+                   "--self-play-every", "1", "--pool-size", "2", "--run-dir", str(run),
+                   "--threads", "1", "--torch-threads", "1"])
+    assert sorted(p.name for p in (run / "pool").glob("*.pt")) == ["snap_0.pt", "snap_32.pt", "snap_64.pt"]
+    argv = ["--rate-run", str(run), "--rating-pairs", "2", "--rating-sampled", "--threads", "1", "--torch-threads", "1"]
+    ratings = ppo_fast.main(argv)
+    out = run / "round_robin_sampled"
+    with (out / "rating_games.csv").open() as fh:
+        first = list(csv.DictReader(fh))
+    assert [(g["agent"], g["opponent"]) for g in first] == [
+        ("snap_0", "random"), ("snap_32", "random"), ("snap_32", "snap_0"),
+        ("snap_64", "random"), ("snap_64", "snap_0"), ("snap_64", "snap_32")]  # snap_0 stays in, unlike the pool
+    assert set(ratings) == {"random", "snap_0", "snap_32", "snap_64"}
+    ppo_fast.main(argv)
+    with (out / "rating_games.csv").open() as fh:
+        assert list(csv.DictReader(fh)) == first  # the same games again: sampled play is seeded per match
+    with pytest.raises(SystemExit, match="no snapshots"):
+        ppo_fast.main(["--rate-run", str(tmp_path), "--rating-pairs", "2", "--threads", "1"])
+    with pytest.raises(SystemExit, match="give --rating-pairs"):
+        ppo_fast.parse_args(["--rate-run", str(run)])
