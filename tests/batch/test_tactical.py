@@ -118,7 +118,7 @@ def test_ppo_fast_with_tactical_planes_and_pointer_head_trains_and_evaluates():
                           "--eval-every", "1", "--eval-games", "1", "--eval-opponent", "random",
                           "--eval-pairs", "1"])
     assert hist[-1]["games"] == 2 and hist[-1]["opponent"] == "random"
-    ppo_fast.parse_args(["--tactical-planes", "--opponent", "self"])  # self-play feeds the pool these inputs too (session 11)
+    ppo_fast.parse_args(["--tactical-planes", "--opponent", "self"])  # accepted: the pool feeds them
 
 
 def test_ppo_fast_with_tactical_features_trains_and_evaluates(capsys):
@@ -130,7 +130,7 @@ def test_ppo_fast_with_tactical_features_trains_and_evaluates(capsys):
                           "--eval-every", "1", "--eval-games", "1", "--eval-opponent", "random",
                           "--eval-pairs", "1"])
     assert hist[-1]["games"] == 2 and hist[-1]["opponent"] == "random"
-    ppo_fast.parse_args(["--tactical-features", "--opponent", "self"])  # self-play feeds the pool these inputs too (session 11)
+    ppo_fast.parse_args(["--tactical-features", "--opponent", "self"])  # accepted: the pool feeds them
 
 
 def test_tactical_encoder_adds_the_rows_and_the_deciding_gangs_planes():
