@@ -935,7 +935,8 @@ def rate_run(run_dir, game, pairs, anchors=("random",), sampled=False):
         rate_snapshot(net, f.stem, done, game, pairs, out, 300_000 + steps, anchors, sampled)
         done.append((f.stem, net))
         snapshots.append((f.stem, steps))
-    ratings = write_rating_curve(out, snapshots, anchors)
+    ratings = write_rating_curve(out, snapshots, anchors, title=f"self-play rating curve: {run_dir.name} (round "
+                                                                f"robin, {'sampled' if sampled else 'greedy'} play)")
     print(f"round robin of {len(files)} snapshots ({'sampled' if sampled else 'greedy'} play), Bradley-Terry, "
           f"random = 0: " + ", ".join(f"{n} {ratings[n]:+.0f}" for n in [s for s, _ in snapshots] +
                                      [a for a in anchors if a != 'random']), flush=True)

@@ -129,7 +129,7 @@ def fit_ratings(run: Path) -> dict:
     return bradley_terry(names, matches) if matches else {"random": 0.0}
 
 
-def write_rating_curve(run: Path, snapshots: list[tuple[str, int]], anchors=()):
+def write_rating_curve(run: Path, snapshots: list[tuple[str, int]], anchors=(), title=None):
     """Fit the ratings of rating_games.csv and write ratings.csv, rating_curve.csv and
     rating_curve.png (the snapshots' ratings against their steps, with the random agent at 0 and
     the fitted rating of every other fixed ``anchors`` opponent as a line)."""
@@ -148,7 +148,7 @@ def write_rating_curve(run: Path, snapshots: list[tuple[str, int]], anchors=()):
     lines = [(f"{a} agent", xs, [ratings[a]] * len(xs), "line") for a in anchors if a != "random" and a in ratings]
     line_chart(run / "rating_curve.png", [("snapshot rating", xs, [ratings.get(n, float("nan")) for n, _ in snapshots],
                                            "both"), ("random agent", xs, [0.0] * len(xs), "line")] + lines,
-               title=f"self-play rating curve: {run.name}", xlabel="learner steps",
+               title=title or f"self-play rating curve: {run.name}", xlabel="learner steps",
                ylabel="Bradley-Terry rating (Elo)")
     return ratings
 
