@@ -144,6 +144,7 @@ def parse_args(argv=None):
                                  f"got {name!r}")
     if "random" not in args.rating_anchors.split(","):
         raise SystemExit(f"--rating-anchors must include random (the rating scale's 0), got {args.rating_anchors!r}")
+    args.rating_anchors = tuple(args.rating_anchors.split(","))
     if args.bc_winners_only and args.opponent == "self":
         raise SystemExit("--bc-winners-only records against the compiled opponents, not --opponent self")
     if args.bc_dagger < 0 or (args.bc_dagger and not args.bc_decisions):
@@ -343,12 +344,11 @@ def rate_snapshot(net, name, members, game, pairs, run_dir, seed0, anchors=("ran
     """``pairs`` paired games per side (``batched_eval``: greedy, or ``sampled``, inside the batch) of
     snapshot ``name`` against the compiled ``anchors`` and every ``members`` (name, network) of the
     pool; rows appended to run_dir/rating_games.csv in necro-selfplay's format."""
-    from training.common import append_csv
+    from training.selfplay import record_rating_game
 
     for opp_name, opp in [(a, a) for a in anchors] + list(members):
         m = batched_eval(net, game, opp, pairs, seed0, name=opp_name, sampled=sampled)
-        append_csv(run_dir / "rating_games.csv", {"agent": name, "opponent": opp_name, "games": m["games"],
-                                                  "win": m["win"], "draw": m["draw"], "loss": m["loss"]})
+        record_rating_game(run_dir, name, opp_name, m)
         print(f"rating {name} vs {opp_name}: {m['win']}-{m['draw']}-{m['loss']}", flush=True)
 
 
@@ -630,7 +630,7 @@ def main(argv=None):
         from necro_env.envs.necromunda_env import build_game
 
         return rate_run(args.rate_run, build_game(scenario=args.scenario), args.rating_pairs,
-                        args.rating_anchors.split(","), args.rating_sampled)
+                        args.rating_anchors, args.rating_sampled)
 
     pool = SnapshotPool(args.num_envs, args.pool_size, args.latest_prob, args.seed,
                         heuristic_prob=args.heuristic_prob) if args.opponent == "self" else None
@@ -702,16 +702,15 @@ def main(argv=None):
         if args.rating_pairs:
             t0 = time.perf_counter()
             rate_snapshot(agent, name, pool.members, env.game, args.rating_pairs, run_dir, 200_000 + steps,
-                          args.rating_anchors.split(","), args.rating_sampled)
+                          args.rating_anchors, args.rating_sampled)
         pool.add(name, agent)
         snapshots.append((name, steps))
         if args.rating_pairs:
             from training.selfplay import write_rating_curve
 
-            anchors = args.rating_anchors.split(",")
-            ratings = write_rating_curve(run_dir, snapshots, anchors)
+            ratings = write_rating_curve(run_dir, snapshots, args.rating_anchors)
             curve = {n: round(ratings[n], 1) for n, _ in snapshots}
-            curve.update({a: round(ratings[a], 1) for a in anchors if a != "random"})
+            curve.update({a: round(ratings[a], 1) for a in args.rating_anchors if a != "random"})
             history.append({"snapshot": name, "steps": steps, "ratings": curve})
             print(f"self-play ratings after {name} (Bradley-Terry, random = 0; rated in "
                   f"{time.perf_counter() - t0:.0f} s): " + ", ".join(f"{n} {v:+.0f}" for n, v in curve.items()),

@@ -108,10 +108,15 @@ def rate_snapshot(game, pool_entries, new_name, new_agent, games, seed0, run, lo
     opponents = [("random", make_agent("random", seed=7))] + pool_entries
     for name, agent in opponents:
         m = paired_match(game, new_agent, agent, max(1, games // 2), seed0)
-        row = {"agent": new_name, "opponent": name, "games": m["games"], "win": m["win"], "draw": m["draw"],
-               "loss": m["loss"]}
-        append_csv(run / "rating_games.csv", row)
+        record_rating_game(run, new_name, name, m)
         log(f"[selfplay] rating {new_name} vs {name}: {m['win']}-{m['draw']}-{m['loss']}")
+
+
+def record_rating_game(run: Path, agent: str, opponent: str, m: dict):
+    """Append one match (``m``: games, win, draw, loss of ``agent``) to run/rating_games.csv, the
+    games ``fit_ratings`` rates (necro-selfplay's and ppo_fast's self-play curves)."""
+    append_csv(run / "rating_games.csv", {"agent": agent, "opponent": opponent, "games": m["games"],
+                                          "win": m["win"], "draw": m["draw"], "loss": m["loss"]})
 
 
 def fit_ratings(run: Path) -> dict:
