@@ -1,8 +1,9 @@
 """Who can shoot whom: line-of-sight features of a batch of games (an experimental network input).
 
-``tactical_all(s, st, side, out)`` writes, for every game b seen by gang ``side[b]``, one row per
-fighter in the entity observation's row order (row r is fighter ``perm[side][r]``: own fighters
-first, then the next gangs in turn; ``necro_env.envs.encoders``) with ``N_TACTICAL`` columns:
+``tactical_all(s, st, games, side, out)`` writes, for each game b of ``games`` seen by gang
+``side[b]``, one row per fighter in the entity observation's row order (row r is fighter
+``perm[side][r]``: own fighters first, then the next gangs in turn; ``necro_env.envs.encoders``)
+with ``N_TACTICAL`` columns:
 
 0. the activated fighter can target this fighter with a ranged attack now (``shooting.eligible``:
    an enemy on the battlefield, in its vision arc and line of sight, not hiding; rules 7.2);
@@ -19,8 +20,9 @@ Rows of fighters off the battlefield are 0. These are what the scripted heuristi
 observation of board planes leaves the network to infer. ``training/ppo_fast.py
 --tactical-features`` appends them to the fighter rows. About 256 eligibility tests per game.
 
-``tactical_planes_all(s, st, side, mask, cell_starts, out)`` writes ``N_PLANES`` board planes per
-game, what the gunline chooses its cells by (``policies.heuristics.score_action``):
+``tactical_planes_all(s, st, games, side, mask, cell_starts, out)`` writes ``N_PLANES`` board
+planes per game of ``games``, what the gunline chooses its cells by
+(``policies.heuristics.score_action``):
 
 0. the path distance from each cell to the nearest enemy of the observer (``path_field``), capped
    at ``PATH_CAP`` and divided by it, on every cell;
@@ -86,16 +88,26 @@ def tactical_game(s, st, b, gang, out):
 
 
 @leaf_njit(parallel=True)
-def tactical_all(s, st, side, out):
-    """out[b] for every game b seen by gang side[b]."""
-    for b in prange(s.g.shape[0]):
-        tactical_game(s, st, b, side[b], out[b])
+def tactical_all(s, st, games, side, out):
+    """out[i] for game games[i] seen by gang side[games[i]]."""
+    for i in prange(games.shape[0]):
+        b = games[i]
+        tactical_game(s, st, b, side[b], out[i])
 
 
-def tactical_features(core, side) -> np.ndarray:
-    """[B, NF, N_TACTICAL] float32 for ``BatchedGames`` ``core`` seen by ``side`` ([B] gang indices)."""
-    out = np.empty((core.state.g.shape[0], core.state.fi.shape[1], N_TACTICAL), np.float32)
-    tactical_all(core.state, core.static, np.ascontiguousarray(side, np.int64), out)
+def _games(core, games) -> np.ndarray:
+    """The game indices a call covers: ``games`` ([n] ints), or every game of ``core``."""
+    if games is None:
+        return np.arange(core.state.g.shape[0], dtype=np.int64)
+    return np.ascontiguousarray(games, np.int64)
+
+
+def tactical_features(core, side, games=None) -> np.ndarray:
+    """[B, NF, N_TACTICAL] float32 for ``BatchedGames`` ``core`` seen by ``side`` ([B] gang indices);
+    with ``games`` ([n] indices) only those games' rows, [n, NF, N_TACTICAL], in that order."""
+    games = _games(core, games)
+    out = np.empty((len(games), core.state.fi.shape[1], N_TACTICAL), np.float32)
+    tactical_all(core.state, core.static, games, np.ascontiguousarray(side, np.int64), out)
     return out
 
 
@@ -131,10 +143,11 @@ def tactical_planes_game(s, st, b, gang, mask, cell_starts, out):
 
 
 @leaf_njit(parallel=True)
-def tactical_planes_all(s, st, side, mask, cell_starts, out):
-    """out[b] for every game b seen by gang side[b]; mask [B, A] the learner's legal actions."""
-    for b in prange(s.g.shape[0]):
-        tactical_planes_game(s, st, b, side[b], mask[b], cell_starts, out[b])
+def tactical_planes_all(s, st, games, side, mask, cell_starts, out):
+    """out[i] for game games[i] seen by gang side[games[i]]; mask [B, A] the deciding gangs' legal actions."""
+    for i in prange(games.shape[0]):
+        b = games[i]
+        tactical_planes_game(s, st, b, side[b], mask[b], cell_starts, out[i])
 
 
 def cell_kind_starts(layout) -> np.ndarray:
@@ -144,12 +157,13 @@ def cell_kind_starts(layout) -> np.ndarray:
     return np.array([layout[k] for k, (_, pk) in enumerate(KINDS) if pk == P_CELL], np.int64)
 
 
-def tactical_planes(core, side, mask) -> np.ndarray:
+def tactical_planes(core, side, mask, games=None) -> np.ndarray:
     """[B, N_PLANES, H, W] float32 for ``BatchedGames`` ``core`` seen by ``side`` with the legal
-    actions ``mask`` ([B, A] bool)."""
+    actions ``mask`` ([B, A] bool); with ``games`` ([n] indices) only those games' planes, in that order."""
     h, w = core.static.terrain.shape
-    out = np.empty((core.state.g.shape[0], N_PLANES, h, w), np.float32)
-    tactical_planes_all(core.state, core.static, np.ascontiguousarray(side, np.int64), mask,
+    games = _games(core, games)
+    out = np.empty((len(games), N_PLANES, h, w), np.float32)
+    tactical_planes_all(core.state, core.static, games, np.ascontiguousarray(side, np.int64), mask,
                         cell_kind_starts(core.game.layout), out)
     return out
 

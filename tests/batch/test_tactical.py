@@ -47,6 +47,8 @@ def test_tactical_rows_equal_the_pairwise_rules_queries():
         core.play(15, "aggressor")  # aggressors close in: lines of sight open up
         side = rng.integers(0, 2, 6)
         got = tactical_features(core, side)
+        some = rng.permutation(6)[:3]  # a subset of the games in any order: their rows in that order
+        np.testing.assert_array_equal(tactical_features(core, side, some), got[some])
         for b in range(6):
             want = expected_rows(core.state, core.static, b, int(side[b]))
             np.testing.assert_allclose(got[b], want, atol=1e-6)
@@ -93,6 +95,8 @@ def test_tactical_planes_equal_the_gunline_cell_queries_on_legal_cells():
         core.play(11, "gunline")
         side = rng.integers(0, 2, 6)
         got = tactical_planes(core, side, core.mask)
+        some = rng.permutation(6)[:3]
+        np.testing.assert_array_equal(tactical_planes(core, side, core.mask, some), got[some])
         for b in range(6):
             want = expected_planes(core.state, core.static, b, int(side[b]), core.mask[b], game.layout)
             np.testing.assert_allclose(got[b], want, atol=1e-6)
