@@ -334,9 +334,9 @@ class SnapshotPool:
             raise RuntimeError("a snapshot with tactical inputs needs the env's core: build the env with make_env")
         gangs = self.core.state.g[:, G_DGANG].astype(np.int64)
         if rows:
-            obs["tactical"] = tactical_features(self.core, gangs)[games]
+            obs["tactical"] = tactical_features(self.core, gangs, games)
         if planes:  # the waiting games' mask rows are their deciding gang's legal actions
-            obs["tactical_planes"] = tactical_planes(self.core, gangs, self.core.mask)[games]
+            obs["tactical_planes"] = tactical_planes(self.core, gangs, self.core.mask, games)
         return obs
 
 
@@ -440,14 +440,22 @@ NETWORK_FORMAT = "necro_env.ppo_fast/1"
 NETWORK_FLAGS = ("hidden", "pointer_head", "tactical_features", "tactical_planes", "mask_features")
 
 
+def input_encoder(flags) -> str:
+    """The encoder whose metadata a network's file records: ``tactical`` when it takes the tactical
+    rows or planes (so the fingerprint of their column and plane tables is checked on loading),
+    else ``entity``."""
+    return "tactical" if flags["tactical_features"] or flags["tactical_planes"] else "entity"
+
+
 def save_network(agent, path, game, args):
     """``--save``: the state dict with what rebuilding and checking the network needs: the
     network flags and the env metadata of ``agents.checkpoint`` (env version, encoder, board, action
     layout), so ``load_network`` and ``necro-eval`` can play it and refuse another game's file."""
     from agents.checkpoint import env_metadata
 
-    torch.save({"format": NETWORK_FORMAT, "network": {k: getattr(args, k) for k in NETWORK_FLAGS},
-                "env": env_metadata(game, "entity"), "state_dict": agent.state_dict()}, path)
+    flags = {k: getattr(args, k) for k in NETWORK_FLAGS}
+    torch.save({"format": NETWORK_FORMAT, "network": flags, "env": env_metadata(game, input_encoder(flags)),
+                "state_dict": agent.state_dict()}, path)
 
 
 def _read_network(path, what):
@@ -498,7 +506,7 @@ def load_network(path, game):
     if flags is None:
         raise SystemExit(f"network {path}: a bare state dict without its network flags (saved before session 10); "
                          f"continue it with --init and --save it again to play it here")
-    check_compatible(env, game, "entity", where=f"network {path}")
+    check_compatible(env, game, input_encoder(flags), where=f"network {path}")
     net = Agent(observation_space(game, flags["tactical_features"], flags["tactical_planes"]), game.n_actions,
                 flags["hidden"],
                 MaskView(game) if flags["mask_features"] else None,

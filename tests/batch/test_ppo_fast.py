@@ -299,6 +299,7 @@ def test_a_saved_network_carries_its_flags_and_plays_in_necro_eval(tmp_path, cap
     data = torch.load(saved, weights_only=True)
     assert data["format"] == ppo_fast.NETWORK_FORMAT and data["network"]["hidden"] == 32
     assert data["network"]["pointer_head"] and data["network"]["tactical_planes"]
+    assert data["env"]["encoder"] == "tactical"  # the tactical tables' fingerprint is checked on loading
     capsys.readouterr()
     evaluate.main([str(saved), "random", "--pairs", "1", "--runs-dir", str(tmp_path), "--json"])
     res = json.loads(capsys.readouterr().out)
@@ -326,6 +327,11 @@ def test_a_saved_network_carries_its_flags_and_plays_in_necro_eval(tmp_path, cap
 
     with pytest.raises(CheckpointMismatch, match="board"):
         ppo_fast.load_network(tmp_path / "other.pt", game)
+    # saved when the tactical columns or planes were different
+    older = dict(data, env={**data["env"], "encoder_features": "0" * 16})
+    torch.save(older, tmp_path / "older.pt")
+    with pytest.raises(CheckpointMismatch, match="encoder_features"):
+        ppo_fast.load_network(tmp_path / "older.pt", game)
     # --init reads the new format too (and the bare files saved before it)
     ppo_fast.main(["--num-envs", "4", "--num-steps", "8", "--hidden", "32", "--total-steps", "32",
                    "--num-minibatches", "2", "--update-epochs", "1", "--opponent", "random", "--pointer-head",
