@@ -19,11 +19,11 @@ Measures, in one run (docs/performance.md explains each figure):
 - memory per game state (``State`` arrays + the mask row);
 - start-up: cached start (a fresh interpreter: import, build, reset and first steps of the
   batched core and the env, numba cache warm; timed from the launch of the process to the
-  moment the first steps are done, with the process's exit reported apart), once with the framework-free ``BatchedEnv``
-  (what training/ppo_fast.py imports) and once with the SB3 ``NecromundaVecEnv`` (which
-  imports Stable-Baselines3 and torch) and, with ``--cold`` (or a full run without
-  ``--quick``), the cold compile time (same subprocess with ``NUMBA_CACHE_DIR`` set to an
-  empty temporary folder).
+  moment the first steps are done, with the process's exit reported apart), once with the
+  framework-free ``BatchedEnv`` (what training/ppo_fast.py imports) and once with the SB3
+  ``NecromundaVecEnv`` (which imports Stable-Baselines3 and torch) and, with ``--cold`` (or a
+  full run without ``--quick``), the cold compile time (same subprocess with
+  ``NUMBA_CACHE_DIR`` set to an empty temporary folder).
 
 Targets are printed next to the figures, never asserted. The machine may be shared: the
 load average is printed with the results.
