@@ -71,12 +71,15 @@ def bradley_terry(names, matches, iters: int = 2000, prior: float = 0.5) -> dict
 
 # ------------------------------------------------------------------ games
 def paired_match(game, a, b, pairs: int, seed0: int = 0) -> dict:
-    """``pairs`` seeds, each played with a as gang 0 then with sides swapped; counts are a's."""
+    """``pairs`` seeds, each played with a as gang 0 then with sides swapped; counts are a's.
+    ``by_side[g]`` holds a's [win, draw, loss] while it played gang g: on a scenario whose gangs
+    differ, the side can decide more games than the agents do (docs/training.md, "Sides")."""
     if game.dims.n_gangs != 2:
         raise ValueError(f"paired evaluation needs a 2-gang scenario, got {game.dims.n_gangs} gangs")
     from agents.play import play_game
 
-    out = {"win": 0, "draw": 0, "loss": 0, "games": 0, "truncated": 0, "rounds": 0, "decisions": 0}
+    out = {"win": 0, "draw": 0, "loss": 0, "games": 0, "truncated": 0, "rounds": 0, "decisions": 0,
+           "by_side": [[0, 0, 0], [0, 0, 0]]}
     for i in range(pairs):
         seed = seed0 + i
         for side in (0, 1):
@@ -86,12 +89,9 @@ def paired_match(game, a, b, pairs: int, seed0: int = 0) -> dict:
             out["truncated"] += int(r.truncated)
             out["rounds"] += r.rounds
             out["decisions"] += r.decisions
-            if r.winner < 0:
-                out["draw"] += 1
-            elif r.winner == side:
-                out["win"] += 1
-            else:
-                out["loss"] += 1
+            k = "draw" if r.winner < 0 else ("win" if r.winner == side else "loss")
+            out[k] += 1
+            out["by_side"][side][("win", "draw", "loss").index(k)] += 1
     return out
 
 
@@ -104,7 +104,8 @@ def summarize(name_a, name_b, m: dict) -> dict:
             "win_rate": m["win"] / max(n, 1), "win_ci_low": wlo, "win_ci_high": whi,
             "score": score / max(n, 1), "score_ci_low": lo, "score_ci_high": hi,
             "draws_at_round_limit": m["truncated"], "mean_rounds": m["rounds"] / max(n, 1),
-            "mean_decisions": m["decisions"] / max(n, 1)}
+            "mean_decisions": m["decisions"] / max(n, 1),
+            "as_gang_0": "-".join(map(str, m["by_side"][0])), "as_gang_1": "-".join(map(str, m["by_side"][1]))}
 
 
 def round_robin(game, agents: dict, pairs: int, seed0: int = 0, pairs_only=None, log=print) -> dict:
@@ -132,13 +133,13 @@ def markdown(res: dict) -> str:
     lines = [f"Paired games: {res['pairs']} seeds x 2 sides per match (seeds {res['seed0']}..."
              f"{res['seed0'] + res['pairs'] - 1}); counts are the first agent's; 95% Wilson intervals.", "",
              "| agent | opponent | games | win | draw | loss | win rate [95% CI] | score [95% CI] "
-             "| draws at round limit |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "| draws at round limit | W-D-L as gang 0 | as gang 1 |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in res["matches"]:
         lines.append(f"| {r['agent']} | {r['opponent']} | {r['games']} | {r['win']} | {r['draw']} | {r['loss']} | "
                      f"{r['win_rate']:.3f} [{r['win_ci_low']:.3f}, {r['win_ci_high']:.3f}] | "
                      f"{r['score']:.3f} [{r['score_ci_low']:.3f}, {r['score_ci_high']:.3f}] | "
-                     f"{r['draws_at_round_limit']} |")
+                     f"{r['draws_at_round_limit']} | {r['as_gang_0']} | {r['as_gang_1']} |")
     lines += ["", "| agent | rating (Bradley-Terry, Elo scale) |", "|---|---|"]
     for nm, v in sorted(res["ratings"].items(), key=lambda kv: -kv[1]):
         lines.append(f"| {nm} | {round(v) + 0:+d} |")

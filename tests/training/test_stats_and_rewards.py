@@ -7,7 +7,7 @@ from necro_env.envs.gym_wrapper import NecromundaGymEnv
 from necro_env.envs.necromunda_env import build_game
 from necro_env.envs.rewards import RewardSpec
 from necro_env.rulesets.necromunda.state import FI_POSTURE, FI_STATE, FS_OOA, PO_SI
-from training.evaluate import bradley_terry, paired_match, wilson
+from training.evaluate import bradley_terry, markdown, paired_match, summarize, wilson
 
 
 def test_wilson_interval_known_values():
@@ -29,6 +29,21 @@ def test_a_paired_match_of_a_deterministic_agent_against_itself_is_exactly_even(
     game = build_game()
     m = paired_match(game, make_agent("gunline", seed=4), make_agent("gunline", seed=4), pairs=2, seed0=7)
     assert m["games"] == 4 and m["win"] == m["loss"]
+    # per side: both games of a pair are the same game, so a's wins as gang 0 are its losses as gang 1
+    (w0, d0, l0), (w1, d1, l1) = m["by_side"]
+    assert (w0, d0, l0) == (l1, d1, w1) and w0 + d0 + l0 == 2
+    assert [w0 + w1, d0 + d1, l0 + l1] == [m["win"], m["draw"], m["loss"]]
+
+
+def test_evaluation_tables_report_the_results_by_side():
+    """eval.md / eval.csv carry each match's W-D-L as gang 0 and as gang 1 (docs/training.md, "Sides")."""
+    game = build_game()
+    m = paired_match(game, make_agent("gunline", seed=1), make_agent("random", seed=2), pairs=3, seed0=11)
+    row = summarize("gunline", "random", m)
+    assert row["as_gang_0"] == "-".join(map(str, m["by_side"][0])) and row["as_gang_1"] == "-".join(
+        map(str, m["by_side"][1]))
+    md = markdown({"pairs": 3, "seed0": 11, "matches": [row], "ratings": {"gunline": 0.0, "random": 0.0}})
+    assert "W-D-L as gang 0" in md and f"| {row['as_gang_0']} | {row['as_gang_1']} |" in md
 
 
 def test_reward_spec_terminal_and_casualty_shaping():
