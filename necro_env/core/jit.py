@@ -16,15 +16,21 @@ numba's arithmetic anyway); only compile-time specialisation on constant values 
 Calls from Python keep numba's own typing (Python ints are ``int64`` already).
 
 They are also compiled by :class:`~necro_env.core.borrowed_args.BorrowedArgsCompiler`, whose
-functions borrow their arguments instead of reference-counting them (that module's docstring).
+functions borrow their arguments instead of reference-counting them (that module's docstring),
+and large ones are compiled *separately*: called by their callers instead of linked into them
+(:mod:`necro_env.core.separate`).
 """
 from __future__ import annotations
 
 import numba
-from numba.core import types
+from numba.core import sigutils, types
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
 
+from . import separate
 from .borrowed_args import BorrowedArgsCompiler
+
+separate.install()
 
 
 def widen(t):
@@ -41,21 +47,58 @@ def widen(t):
 class OneVersionDispatcher(CPUDispatcher):
     """A CPU dispatcher whose jitted callers share one version per widened signature."""
 
+    _necro_is_separate = False
+
     def get_call_template(self, args, kws):
         return super().get_call_template(tuple(widen(a) for a in args), {k: widen(v) for k, v in kws.items()})
+
+    def compile(self, sig):
+        """numba's ``compile``, with the separate callees of a cached version loaded before it
+        (:func:`necro_env.core.separate.load_deps`; a cached version whose callees do not match is
+        compiled afresh)."""
+        args, _ = sigutils.normalize_signature(sig)
+        args = tuple(args)
+        done = self.overloads.get(args)
+        if done is not None:
+            return done.entry_point
+        with global_compiler_lock:
+            if args in self.overloads:
+                return self.overloads[args].entry_point
+            deps = separate.load_deps(self, args)
+            hits = sum(self._cache_hits.values())
+            if deps is None:  # no usable cached version: compile (and cache) afresh
+                self._cache.load_overload = _no_cached_version
+            try:
+                entry = super().compile(sig)
+            finally:
+                self._cache.__dict__.pop("load_overload", None)
+            cres = self.overloads.get(args)
+            if cres is not None:
+                separate.adopt(self, args, cres, deps if sum(self._cache_hits.values()) > hits else None)
+            return entry
+
+
+def _no_cached_version(sig, target_context):
+    return None
 
 
 def njit(fn=None, **options):
     """``numba.njit(**options)`` with :class:`OneVersionDispatcher` (module docstring).
-    ``inline="always"`` functions are expanded into their callers and never dispatched."""
+    ``inline="always"`` functions are expanded into their callers and never dispatched.
+    ``separate``: compile the function separately (default: when its bytecode is large,
+    :func:`necro_env.core.separate.is_separate`)."""
 
     options.setdefault("pipeline_class", BorrowedArgsCompiler)
+    sep = options.pop("separate", None)
 
     def deco(f):
         disp = numba.njit(**options)(f)  # cache=True: the cache folder is fixed here
         if numba.config.DISABLE_JIT:  # NUMBA_DISABLE_JIT=1: numba returns the plain function
             return disp
         disp.__class__ = OneVersionDispatcher
+        disp._necro_is_separate = separate.is_separate(f, options) if sep is None else bool(sep)
+        if options.get("cache"):
+            disp._cache.save_overload = separate.save_with_deps(disp, disp._cache.save_overload)
         return disp
 
     return deco(fn) if fn is not None else deco

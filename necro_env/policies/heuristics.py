@@ -270,7 +270,7 @@ def exposure(s, st, b, f, x, y):
     return n
 
 
-@leaf_njit
+@leaf_njit(separate=False)  # called per candidate cell: linked, not called separately (core.separate)
 def view_from(s, st, b, f, x, y, rng):
     """(targets in range and sight, best cover grade against them) if f stood at (x, y)."""
     me = gang_of(s, b, f)
@@ -323,7 +323,7 @@ def score_select(s, st, b, f, style, field, w):
     return 300.0 - min(here, 290)
 
 
-@leaf_njit
+@leaf_njit(separate=False)  # called per legal action: linked, not called separately (core.separate)
 def score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot):
     """Points for the legal index a of the active (or following-up) fighter f; ``can_shoot``: a Shoot
     action is legal now (from the mask)."""

@@ -333,7 +333,7 @@ def normalize_engagement(s, b):
                         break
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # called per candidate cell: linked, not called separately (core.separate)
 def cell_free_endable(s, st, b, x, y):
     h, w = st.terrain.shape
     if x < 0 or y < 0 or x >= w or y >= h:

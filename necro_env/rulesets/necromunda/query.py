@@ -161,7 +161,7 @@ def in_arc(s, st, b, f, x, y, facing):
 ALL_RAYS = (1 << N_RAYS) - 1  # los_wall / los_obst bits of every ray
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # tens of calls per decision: linked, not called separately (core.separate)
 def clear_rays_cells(s, st, b, ax, ay, tx, ty, ga, skip1, skip2, ignore_models):
     """Clear rays (of 5) from cell (ax, ay) to cell (tx, ty) for an observer of gang ga.
 

@@ -1,0 +1,164 @@
+"""Separate compilation: large jitted functions are called, not linked into their callers.
+
+numba links the compiled library of every jitted callee, with its own linked callees, into the
+library of each caller and optimises and turns into machine code the result again, so that a
+function's machine code is made once for itself and once more inside every caller above it: the
+engine's cold compile spent about half its CPU on repeating that work over linked callee trees
+(docs/performance.md, "Compile time"). A *separate* function is compiled once, into its own
+machine code; callers declare its symbol and call it, and the JIT linker resolves the call to the
+machine code already loaded. ``core.jit.njit`` makes every function whose bytecode has at least
+``MIN_BYTECODE`` bytes separate (``separate=True/False`` overrides); small helpers stay linked,
+so that LLVM can still inline them into their callers, and so do the large functions called many
+times per decision (``separate=False``: ``query.clear_rays_cells``, the heuristics' per-action and
+per-cell scorers), since a call passes the state's and the tables' 26 arrays field by field
+(about 45 ns a call on the project machine).
+
+Caching. A cached caller's object code refers to its separate callees by symbol, so they must be
+loaded before it is: the first call would otherwise jump to an unresolved symbol. Every function
+compiled with ``cache=True`` therefore writes, before numba writes its cache entry, a *manifest*
+next to it (``<index>.deps``: for each signature, the separate functions its machine code calls,
+directly or through linked callees, with their signatures and symbol names). Before numba loads a
+cached version, :func:`load_deps` compiles or loads those functions first and checks that they
+define the recorded symbols (a callee recompiled since, e.g. after its file was touched, gets a
+new symbol); when anything does not match, or the manifest has no entry, the cached version is
+not used and the function is compiled afresh (and cached again, with a new manifest entry).
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import pickle
+import tempfile
+
+from numba.core import codegen
+
+MIN_BYTECODE = 600  # bytes of CPython bytecode from which a jitted function is compiled separately
+
+_DEPS = "_necro_deps"  # library attribute: {dep key: None} (an ordered set) of the separate callees it calls
+_KEY = "_necro_separate"  # library attribute of a separate function's library: its dep key
+
+_link = codegen.CPUCodeLibrary.add_linking_library
+
+
+def _add_linking_library(self, library):
+    """``CPUCodeLibrary.add_linking_library``: a separate library is not linked but recorded as a
+    dependency, and a linked library's dependencies become the caller's."""
+    key = getattr(library, _KEY, None)
+    deps = getattr(library, _DEPS, None)
+    if key is not None or deps:
+        mine = self.__dict__.setdefault(_DEPS, {})
+        if deps:
+            mine.update(deps)
+        if key is not None:
+            library._ensure_finalized()  # its machine code must be in the JIT engine before ours
+            mine[key] = None
+            return None
+    return _link(self, library)
+
+
+def install() -> None:
+    """Patch numba's code library once (called when ``core.jit`` is imported)."""
+    if codegen.CPUCodeLibrary.add_linking_library is not _add_linking_library:
+        codegen.CPUCodeLibrary.add_linking_library = _add_linking_library
+
+
+def is_separate(py_func, options: dict) -> bool:
+    """The default of ``core.jit.njit``: large functions that are not inlined by numba."""
+    return options.get("inline", "never") == "never" and len(py_func.__code__.co_code) >= MIN_BYTECODE
+
+
+# ------------------------------------------------------------------ manifests
+def _manifest_path(disp):
+    index = getattr(getattr(disp._cache, "_cache_file", None), "_index_path", None)
+    return None if index is None else os.path.splitext(index)[0] + ".deps"
+
+
+def _read(path) -> dict:
+    try:
+        with open(path, "rb") as fh:
+            data = pickle.load(fh)
+        return data if isinstance(data, dict) else {}
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, TypeError, ValueError):
+        return {}
+
+
+def _write(path, args, deps) -> None:
+    data = _read(path)
+    data[args] = list(deps)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".deps-")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            pickle.dump(data, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _resolve(module: str, qualname: str):
+    obj = importlib.import_module(module)
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def load_deps(disp, args):
+    """Before numba may load ``disp``'s cached version for ``args``: compile or load the separate
+    functions it calls (from its manifest) and check their symbols. Returns their dep keys, or
+    None when the cached version must not be used (no manifest entry, or a callee that cannot be
+    found or no longer defines the recorded symbol)."""
+    path = _manifest_path(disp)
+    if path is None:
+        return None
+    deps = _read(path).get(args)
+    if deps is None:
+        _debug(disp, "no manifest entry", path)
+        return None
+    for key in deps:
+        module, qualname, dargs, symbol = key
+        try:
+            dep = _resolve(module, qualname)
+            dep.compile(dargs)
+            cres = dep.overloads[dargs]
+        except Exception as e:  # noqa: BLE001 - anything amiss: compile the caller afresh instead
+            _debug(disp, "dependency not loaded", qualname, repr(e))
+            return None
+        if cres.fndesc.mangled_name != symbol:
+            _debug(disp, "symbol differs", qualname, symbol, cres.fndesc.mangled_name)
+            return None
+    return deps
+
+
+def _debug(disp, *what):
+    """``NECRO_ENV_DEBUG_SEPARATE=1``: say why a cached version is not used."""
+    if os.environ.get("NECRO_ENV_DEBUG_SEPARATE"):
+        print("[separate]", disp.py_func.__qualname__, *what, flush=True)
+
+
+def save_with_deps(disp, save):
+    """Wrap ``disp._cache.save_overload`` so that the manifest entry is written first."""
+
+    def save_overload(sig, cres):
+        path = _manifest_path(disp)
+        if path is not None and getattr(cres, "library", None) is not None:
+            args = tuple(cres.signature.args)
+            try:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                _write(path, args, getattr(cres.library, _DEPS, None) or ())
+            except OSError:
+                return None  # no manifest, no cache entry: never a cached version without its deps
+        return save(sig, cres)
+
+    return save_overload
+
+
+def adopt(disp, args, cres, deps) -> None:
+    """Mark a version just compiled or loaded: a separate function's library gets its dep key; a
+    version loaded from the cache gets the dependencies of its manifest (for the callers that
+    will link it)."""
+    lib = cres.library
+    if getattr(disp, "_necro_is_separate", False):
+        setattr(lib, _KEY, (disp.py_func.__module__, disp.py_func.__qualname__, args, cres.fndesc.mangled_name))
+    if _DEPS not in lib.__dict__ and deps:
+        setattr(lib, _DEPS, dict.fromkeys(deps))
