@@ -56,7 +56,7 @@ def basic_bit(kind):
     return 1 << (kind - A_TAKE_COVER)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def can_afford(s, b, f, kind, unwieldy):
     acts = s.fi[b, f, FI_ACTS]
     t = action_type(kind)
@@ -73,7 +73,7 @@ def can_afford(s, b, f, kind, unwieldy):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def spend(s, b, f, kind, unwieldy):
     t = action_type(kind)
     if t == TYPE_BASIC and unwieldy:

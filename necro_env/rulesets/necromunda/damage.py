@@ -58,7 +58,7 @@ def wound_target(S, T):
     return 5
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def take_out(s, b, f, reason):
     if s.fi[b, f, FI_STATE] != 1:
         return

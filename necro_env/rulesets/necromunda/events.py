@@ -157,7 +157,7 @@ EVENT_FIELDS = {
 }
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def emit(s, b, kind, actor, target, a, bb, c, d, e):
     n = s.g[b, G_EVN]
     if n >= s.ev.shape[1]:

@@ -262,7 +262,7 @@ def facing_towards(dx, dy):
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def place(s, st, b, f, x, y, cost, kind):
     """Move fighter f to (x, y), facing along its last step; emits E_MOVE."""
     w = st.terrain.shape[1]
