@@ -27,10 +27,11 @@ from numba.core import sigutils, types
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
 
-from . import separate
+from . import lazy_link, separate
 from .borrowed_args import BorrowedArgsCompiler
 
 separate.install()
+lazy_link.install()
 
 
 def widen(t):
