@@ -12,7 +12,8 @@ key the cache folder by a hash of the compiled sources:
   policy edit recompiles both; a batch edit recompiles the batch kernels only). The engine
   functions they call load from the engine cache.
 
-An explicit ``NUMBA_CACHE_DIR`` is respected for everything.
+An explicit ``NUMBA_CACHE_DIR`` is respected for everything. Old versions' folders stay until
+``python -m necro_env.cache --prune`` deletes them (``necro_env/cache.py``).
 """
 from __future__ import annotations
 
@@ -46,6 +47,7 @@ def _base() -> Path:
 def _ready(path: Path) -> str | None:
     try:
         path.mkdir(parents=True, exist_ok=True)
+        os.utime(path)  # its last use, for ``python -m necro_env.cache --prune --keep N``
     except OSError:  # read-only home: fall back to numba's default (__pycache__ next to the sources)
         return None
     return str(path)

@@ -1,0 +1,68 @@
+"""necro_env.cache: the numba cache's folders grouped by version of the code, and pruning.
+
+- folders are grouped by engine hash (the engine's and its leaf packages'); the running code's
+  group comes first and is never pruned, other groups go from the least recently used;
+- folders whose names are not cache keys are left alone; ``--keep`` below 0 is refused.
+"""
+import os
+
+import pytest
+
+from necro_env import _numba_cache, cache
+
+
+def _make(base, name, mtime, size=10):
+    d = base / name
+    d.mkdir(parents=True)
+    (d / "f.nbi").write_bytes(b"x" * size)
+    for p in (d / "f.nbi", d):
+        os.utime(p, (mtime, mtime))
+    return d
+
+
+@pytest.fixture
+def base(tmp_path, monkeypatch):
+    monkeypatch.setattr(_numba_cache, "_base", lambda: tmp_path)
+    cur = _numba_cache._hash(_numba_cache.ENGINE_GLOBS)
+    _make(tmp_path, cur, 1000)  # the running code's, used longest ago
+    _make(tmp_path, f"{cur}-batch-{'a' * 16}", 1000, 5)
+    _make(tmp_path, "1" * 16, 3000, 20)
+    _make(tmp_path, f"{'1' * 16}-policies-{'b' * 16}", 3500)
+    _make(tmp_path, "2" * 16, 2000)
+    _make(tmp_path, "3" * 16, 4000)
+    _make(tmp_path, "not-a-cache-folder", 100)
+    return tmp_path
+
+
+def test_versions_group_folders_and_put_the_running_code_first(base):
+    vs = cache.versions()
+    cur = _numba_cache._hash(_numba_cache.ENGINE_GLOBS)
+    assert [v.engine for v in vs] == [cur, "3" * 16, "1" * 16, "2" * 16]
+    assert vs[0].current and not any(v.current for v in vs[1:])
+    assert vs[0].size == 15 and len(vs[0].folders) == 2
+    one = vs[2]
+    assert one.size == 30 and one.last_used == 3500 and len(one.folders) == 2
+
+
+def test_prune_keeps_the_running_code_and_the_most_recent_others(base):
+    gone = cache.prune(keep=1)
+    assert sorted(v.engine for v in gone) == ["1" * 16, "2" * 16]
+    left = sorted(p.name for p in base.iterdir())
+    cur = _numba_cache._hash(_numba_cache.ENGINE_GLOBS)
+    assert left == sorted([cur, f"{cur}-batch-{'a' * 16}", "3" * 16, "not-a-cache-folder"])
+    assert [v.engine for v in cache.prune()] == ["3" * 16]
+    assert [v.engine for v in cache.versions()] == [cur]
+
+
+def test_the_command_lists_prunes_and_refuses_a_negative_keep(base, capsys):
+    assert cache.main([]) == 0
+    out = capsys.readouterr().out
+    assert "4 version(s)" in out and out.count("\n* ") == 1
+    with pytest.raises(SystemExit) as e:
+        cache.main(["--prune", "--keep", "-1"])
+    assert e.value.code == 2 and "--keep must be >= 0, got -1" in capsys.readouterr().err
+    assert len(cache.versions()) == 4  # nothing deleted
+    assert cache.main(["--prune"]) == 0
+    assert "deleted 3 version(s)" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="keep must be >= 0"):
+        cache.prune(-2)
