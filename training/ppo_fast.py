@@ -309,10 +309,10 @@ class SnapshotPool:
     def __call__(self, obs, mask, games):
         players = [self.slot[b] for b in games]
         acts = np.empty(len(games), np.int64)
-        for name in self.HEURISTICS:  # compiled choices in every game, kept where that heuristic plays
+        for name in self.HEURISTICS:  # compiled choices in the games where that heuristic plays
             sel = np.array([i for i, p in enumerate(players) if isinstance(p, str) and p == name], np.int64)
             if len(sel):
-                acts[sel] = self.core.sample(name, self.prng)[np.asarray(games)[sel]]
+                acts[sel] = self.core.sample(name, self.prng, games=np.asarray(games)[sel])
         unique = list({id(p): p for p in players if not isinstance(p, str)}.values())  # in order of appearance
         obs = self._tactical(dict(obs), games, any(n.tactical for n in unique), any(n.tactical_planes for n in unique))
         for net in unique:

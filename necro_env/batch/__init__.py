@@ -124,16 +124,27 @@ class BatchedGames:
         self.run(K.OP_PLAY, n=int(n_decisions), pid=pid, counts=counts)
         return counts
 
-    def sample(self, policy="random", prng=None, out=None):
+    def sample(self, policy="random", prng=None, out=None, games=None):
         """out[b] = a compiled policy's choice in every game (-1 where nothing is legal),
         drawn with ``prng`` (default: the slots' own player generators; pass a copy or a
-        separate [B, 2] generator to leave them untouched). The state is not changed."""
+        separate [B, 2] generator to leave them untouched). With ``games`` ([n] slot indices),
+        only those games: out[k] is the choice in game games[k], and only their rows of
+        ``prng`` advance. The state is not changed."""
         pid = policy_id(policy)
         if pid == K.POLICY_EXTERNAL:
             raise ValueError("sample needs a compiled policy (random, gunline, aggressor), not 'external'")
+        prng = self.prng if prng is None else prng
+        if games is None:
+            if out is None:
+                out = np.zeros(self.batch_size, np.int64)
+            self.run(K.OP_SAMPLE, pid=pid, prng=prng, actions=out)
+            return out
+        idx = np.ascontiguousarray(games, np.int64).reshape(-1)
+        if idx.size and (idx.min() < 0 or idx.max() >= self.batch_size):
+            raise IndexError(f"games must be slot indices 0..{self.batch_size - 1}, got {idx.tolist()}")
         if out is None:
-            out = np.zeros(self.batch_size, np.int64)
-        self.run(K.OP_SAMPLE, pid=pid, prng=self.prng if prng is None else prng, actions=out)
+            out = np.zeros(idx.shape[0], np.int64)
+        self.run(K.OP_SAMPLE_SOME, pid=pid, prng=prng, idx=idx, actions=out)
         return out
 
     def recompute_masks(self, reps: int = 1, state=None, mask=None):

@@ -151,14 +151,15 @@ OP_MASK = 4         # recompute every game's mask n times (profiling; the state 
 OP_ENV_RESET = 5    # vector env: reset, draw the learner's side, settle
 OP_ENV_STEP = 6     # vector env: the learner's actions[b], then settle
 OP_ENV_EXTERNAL = 7  # vector env: an external opponent's actions[k] in games idx[k], then settle
-OP_NAMES = ("reset", "step", "play", "sample", "mask", "env_reset", "env_step", "env_external")
+OP_SAMPLE_SOME = 8   # actions[k] = policy pid's choice in game idx[k] (OP_SAMPLE for some games only)
+OP_NAMES = ("reset", "step", "play", "sample", "mask", "env_reset", "env_step", "env_external", "sample_some")
 
 
 @leaf_njit(parallel=True)
 def run_batch(op, n, s, st, lay, mask, tmpl, eseed, prng, pid, ng, side, ep, et, tf, tb, tg, waiting, idx,
               actions, rewards, dones, truncs, winners, counts, rw, mix, oslot, learner):
     """One batched operation ``op`` (``OP_*``) over every game b (over ``idx`` for
-    ``OP_ENV_EXTERNAL``), in parallel. Arguments an operation does not read may be empty
+    ``OP_ENV_EXTERNAL`` and ``OP_SAMPLE_SOME``), in parallel. Arguments an operation does not read may be empty
     arrays of the same types (``necro_env.batch.BatchedGames.run`` fills them in).
 
     ``pid``: the policy of ``OP_PLAY`` / ``OP_SAMPLE`` or the vector env's opponent;
@@ -167,10 +168,11 @@ def run_batch(op, n, s, st, lay, mask, tmpl, eseed, prng, pid, ng, side, ep, et,
     (``settle``); ``rw`` the reward options (shaping.reward_array), ``mix`` the opponent mix
     (rows: cumulative probability, policy id; empty: ``pid`` in every game), ``oslot`` each
     game's mix row, ``learner`` the learner's fixed gang (-1: drawn per episode)."""
-    m = idx.shape[0] if op == OP_ENV_EXTERNAL else s.g.shape[0]
+    some = op == OP_ENV_EXTERNAL or op == OP_SAMPLE_SOME
+    m = idx.shape[0] if some else s.g.shape[0]
     for k in prange(m):
         b = np.int64(k)  # (the parfor index may be unsigned: keep b one integer type)
-        if op == OP_ENV_EXTERNAL:
+        if some:
             b = idx[k]
         if op == OP_RESET:
             reset_game(s, st, b, lay, mask, tmpl, next_seed(eseed, b))
@@ -196,6 +198,8 @@ def run_batch(op, n, s, st, lay, mask, tmpl, eseed, prng, pid, ng, side, ep, et,
                     reset_game(s, st, b, lay, mask, tmpl, next_seed(eseed, b))
         elif op == OP_SAMPLE:
             actions[b] = policy_action(pid, s, st, b, lay, mask, prng)
+        elif op == OP_SAMPLE_SOME:
+            actions[k] = policy_action(pid, s, st, b, lay, mask, prng)
         elif op == OP_MASK:
             for _ in range(n):
                 fill_mask(s, st, b, lay, mask)

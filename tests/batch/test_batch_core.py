@@ -98,3 +98,21 @@ def test_sample_leaves_the_state_unchanged_and_picks_legal_actions(game2):
     assert all(state_equal(state_slice(core.state, b), before[b]) for b in range(3))
     with pytest.raises(ValueError, match="compiled policy"):
         core.sample("external")
+
+
+def test_sample_of_some_games_draws_only_for_them(game2):
+    """``sample(..., games=idx)``: the choices of a full sample in those games, in their order, and
+    only their generator rows advance (the self-play pool asks the heuristics for the games they play)."""
+    core = BatchedGames(game2, 5, seed=3).reset()
+    core.play(7)
+    idx = np.array([4, 1, 3])
+    for policy in ("aggressor", "random"):  # (random draws in every game: its rows always advance)
+        full, some = core.prng.copy(), core.prng.copy()
+        every = core.sample(policy, full)
+        got = core.sample(policy, some, games=idx)
+        assert got.tolist() == every[idx].tolist()
+        assert np.array_equal(some[idx], full[idx]) and np.array_equal(some[[0, 2]], core.prng[[0, 2]])
+    assert not np.array_equal(full[idx], core.prng[idx])
+    assert core.sample("gunline", core.prng.copy(), games=[]).shape == (0,)
+    with pytest.raises(IndexError, match="slot indices 0..4"):
+        core.sample("random", core.prng.copy(), games=[5])

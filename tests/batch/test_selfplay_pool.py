@@ -193,10 +193,12 @@ def test_heuristic_anchors_in_the_pool_play_the_compiled_heuristics_choices(game
         def __call__(self, obs, mask, games):
             names = [self.slot[b] for b in games]
             assert set(names) <= {"gunline", "aggressor"}
-            prng, expect = self.prng.copy(), {}
-            for n in self.HEURISTICS:  # the pool draws each heuristic once per call, in this order
-                if n in names:
-                    expect[n] = self.core.sample(n, prng)[games]
+            before, expect, prng = self.prng.copy(), {}, self.prng.copy()
+            for n in self.HEURISTICS:  # each game's choice from its own untouched generator row
+                mine = np.asarray(games)[[m == n for m in names]]
+                every = before.copy()
+                expect[n] = self.core.sample(n, every)[games]
+                prng[mine] = every[mine]  # only the rows of the games it plays advance
             acts = super().__call__(obs, mask, games)
             assert all(acts[i] == expect[n][i] for i, n in enumerate(names))
             assert np.array_equal(prng, self.prng)
