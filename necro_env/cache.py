@@ -9,8 +9,9 @@ size and last use and removes those of other versions of the code:
     python -m necro_env.cache --prune          # delete every other version's folders
     python -m necro_env.cache --prune --keep 2 # ... but keep the 2 most recently used other versions
 
-Only folders under ``$XDG_CACHE_HOME/necro_env/numba`` (default ``~/.cache``) whose names are
-cache keys are touched; an explicit ``NUMBA_CACHE_DIR`` is the user's and is never pruned. A
+An older leaf folder of the running engine (after an edit of ``necro_env/batch`` or
+``policies``) counts as a version of its own. Only folders under ``$XDG_CACHE_HOME/necro_env/numba``
+(default ``~/.cache``) whose names are cache keys are touched; an explicit ``NUMBA_CACHE_DIR`` is the user's and is never pruned. A
 process still running an older version recompiles what it has not loaded yet, nothing worse.
 """
 from __future__ import annotations
@@ -30,7 +31,9 @@ _NAME = re.compile(r"^(?P<engine>[0-9a-f]{16})(?:-(?P<leaf>[a-z_]+)-[0-9a-f]{16}
 
 @dataclass
 class Version:
-    """The folders of one engine hash: the engine's own and its leaf packages'."""
+    """The folders of one engine hash: the engine's own and its leaf packages'. A leaf folder of the
+    running engine whose leaf hash is not the running code's (an older ``batch`` or ``policies``)
+    is a version of its own, named by the folder."""
 
     engine: str
     folders: list[Path]
@@ -53,12 +56,14 @@ def versions(base: Path | None = None) -> list[Version]:
     """The cache's versions, most recently used first (folders with other names are ignored)."""
     base = _numba_cache._base() if base is None else base
     current = _numba_cache._hash(_numba_cache.ENGINE_GLOBS)
+    leaves = {f"{current}-{pkg}-{_numba_cache._hash(globs)}" for pkg, globs in _numba_cache.LEAF_DEPS.items()}
     groups: dict[str, list[Path]] = {}
     if base.is_dir():
         for p in sorted(base.iterdir()):
             m = _NAME.match(p.name)
             if m and p.is_dir():
-                groups.setdefault(m["engine"], []).append(p)
+                stale_leaf = m["engine"] == current and m["leaf"] and p.name not in leaves
+                groups.setdefault(p.name if stale_leaf else m["engine"], []).append(p)
     out = []
     for engine, folders in groups.items():
         scans = [_scan(f) for f in folders]
@@ -86,7 +91,8 @@ def _mb(n: int) -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m necro_env.cache", description=__doc__.split("\n\n")[0])
     ap.add_argument("--prune", action="store_true", help="delete the folders of other versions of the code")
-    ap.add_argument("--keep", type=int, default=0, help="with --prune: keep this many most recently used other versions")
+    ap.add_argument("--keep", type=int, default=0,
+                    help="with --prune: keep this many most recently used other versions")
     args = ap.parse_args(argv)
     if args.keep < 0:
         ap.error(f"--keep must be >= 0, got {args.keep}")
@@ -99,7 +105,8 @@ def main(argv=None) -> int:
     print(f"{base}: {len(vs)} version(s), {_mb(sum(v.size for v in vs))}")
     for v in vs:
         used = time.strftime("%Y-%m-%d %H:%M", time.localtime(v.last_used))
-        print(f"{'*' if v.current else ' '} {v.engine}  {_mb(v.size):>10}  last used {used}  {len(v.folders)} folder(s)")
+        mark = "*" if v.current else " "
+        print(f"{mark} {v.engine}  {_mb(v.size):>10}  last used {used}  {len(v.folders)} folder(s)")
     return 0
 
 

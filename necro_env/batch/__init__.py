@@ -127,8 +127,8 @@ class BatchedGames:
     def sample(self, policy="random", prng=None, out=None, games=None):
         """out[b] = a compiled policy's choice in every game (-1 where nothing is legal),
         drawn with ``prng`` (default: the slots' own player generators; pass a copy or a
-        separate [B, 2] generator to leave them untouched). With ``games`` ([n] slot indices),
-        only those games: out[k] is the choice in game games[k], and only their rows of
+        separate [B, 2] generator to leave them untouched). With ``games`` ([n] distinct slot
+        indices), only those games: out[k] is the choice in game games[k], and only their rows of
         ``prng`` advance. The state is not changed."""
         pid = policy_id(policy)
         if pid == K.POLICY_EXTERNAL:
@@ -142,6 +142,8 @@ class BatchedGames:
         idx = np.ascontiguousarray(games, np.int64).reshape(-1)
         if idx.size and (idx.min() < 0 or idx.max() >= self.batch_size):
             raise IndexError(f"games must be slot indices 0..{self.batch_size - 1}, got {idx.tolist()}")
+        if np.unique(idx).size != idx.size:  # (two threads would draw from one game's generator row)
+            raise ValueError(f"games must be distinct slot indices, got {idx.tolist()}")
         if out is None:
             out = np.zeros(idx.shape[0], np.int64)
         self.run(K.OP_SAMPLE_SOME, pid=pid, prng=prng, idx=idx, actions=out)

@@ -116,3 +116,5 @@ def test_sample_of_some_games_draws_only_for_them(game2):
     assert core.sample("gunline", core.prng.copy(), games=[]).shape == (0,)
     with pytest.raises(IndexError, match="slot indices 0..4"):
         core.sample("random", core.prng.copy(), games=[5])
+    with pytest.raises(ValueError, match=r"distinct slot indices, got \[1, 1\]"):
+        core.sample("random", core.prng.copy(), games=[1, 1])

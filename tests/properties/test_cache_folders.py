@@ -1,7 +1,8 @@
 """necro_env.cache: the numba cache's folders grouped by version of the code, and pruning.
 
 - folders are grouped by engine hash (the engine's and its leaf packages'); the running code's
-  group comes first and is never pruned, other groups go from the least recently used;
+  group comes first and is never pruned, other groups go from the least recently used; an older
+  leaf folder of the running engine is a group of its own;
 - folders whose names are not cache keys are left alone; ``--keep`` below 0 is refused.
 """
 import os
@@ -25,7 +26,8 @@ def base(tmp_path, monkeypatch):
     monkeypatch.setattr(_numba_cache, "_base", lambda: tmp_path)
     cur = _numba_cache._hash(_numba_cache.ENGINE_GLOBS)
     _make(tmp_path, cur, 1000)  # the running code's, used longest ago
-    _make(tmp_path, f"{cur}-batch-{'a' * 16}", 1000, 5)
+    _make(tmp_path, f"{cur}-batch-{_numba_cache._hash(_numba_cache.LEAF_DEPS['batch'])}", 1000, 5)
+    _make(tmp_path, f"{cur}-batch-{'a' * 16}", 1500, 7)  # an older batch layer on the running engine
     _make(tmp_path, "1" * 16, 3000, 20)
     _make(tmp_path, f"{'1' * 16}-policies-{'b' * 16}", 3500)
     _make(tmp_path, "2" * 16, 2000)
@@ -37,7 +39,9 @@ def base(tmp_path, monkeypatch):
 def test_versions_group_folders_and_put_the_running_code_first(base):
     vs = cache.versions()
     cur = _numba_cache._hash(_numba_cache.ENGINE_GLOBS)
-    assert [v.engine for v in vs] == [cur, "3" * 16, "1" * 16, "2" * 16]
+    stale = f"{cur}-batch-{'a' * 16}"
+    assert [v.engine for v in vs] == [cur, "3" * 16, "1" * 16, "2" * 16, stale]
+    assert vs[-1].size == 7 and not vs[-1].current
     assert vs[0].current and not any(v.current for v in vs[1:])
     assert vs[0].size == 15 and len(vs[0].folders) == 2
     one = vs[2]
@@ -46,10 +50,11 @@ def test_versions_group_folders_and_put_the_running_code_first(base):
 
 def test_prune_keeps_the_running_code_and_the_most_recent_others(base):
     gone = cache.prune(keep=1)
-    assert sorted(v.engine for v in gone) == ["1" * 16, "2" * 16]
-    left = sorted(p.name for p in base.iterdir())
     cur = _numba_cache._hash(_numba_cache.ENGINE_GLOBS)
-    assert left == sorted([cur, f"{cur}-batch-{'a' * 16}", "3" * 16, "not-a-cache-folder"])
+    batch = f"{cur}-batch-{_numba_cache._hash(_numba_cache.LEAF_DEPS['batch'])}"
+    assert sorted(v.engine for v in gone) == sorted(["1" * 16, "2" * 16, f"{cur}-batch-{'a' * 16}"])
+    left = sorted(p.name for p in base.iterdir())
+    assert left == sorted([cur, batch, "3" * 16, "not-a-cache-folder"])
     assert [v.engine for v in cache.prune()] == ["3" * 16]
     assert [v.engine for v in cache.versions()] == [cur]
 
@@ -57,12 +62,12 @@ def test_prune_keeps_the_running_code_and_the_most_recent_others(base):
 def test_the_command_lists_prunes_and_refuses_a_negative_keep(base, capsys):
     assert cache.main([]) == 0
     out = capsys.readouterr().out
-    assert "4 version(s)" in out and out.count("\n* ") == 1
+    assert "5 version(s)" in out and out.count("\n* ") == 1
     with pytest.raises(SystemExit) as e:
         cache.main(["--prune", "--keep", "-1"])
     assert e.value.code == 2 and "--keep must be >= 0, got -1" in capsys.readouterr().err
-    assert len(cache.versions()) == 4  # nothing deleted
+    assert len(cache.versions()) == 5  # nothing deleted
     assert cache.main(["--prune"]) == 0
-    assert "deleted 3 version(s)" in capsys.readouterr().out
+    assert "deleted 4 version(s)" in capsys.readouterr().out
     with pytest.raises(ValueError, match="keep must be >= 0"):
         cache.prune(-2)
