@@ -20,22 +20,35 @@ import numpy as np
 
 
 class Pinned:
-    """``Pinned(dispatcher, fresh=())(*args)`` == ``dispatcher(*args)``, faster (module docstring)."""
+    """``Pinned(dispatcher, fresh=())(*args)`` == ``dispatcher(*args)``, faster (module docstring).
 
-    __slots__ = ("dispatcher", "fresh", "pin")
+    Up to ``MAX_PINS`` argument sets stay pinned at once, keyed by their first argument (a game's
+    ``State``), so that several games stepped in turn (a ``DummyVecEnv`` of games, an evaluation's
+    players) each keep theirs instead of re-pinning on every call; the oldest pin goes first."""
+
+    MAX_PINS = 16
+    __slots__ = ("dispatcher", "fresh", "pins")
 
     def __init__(self, dispatcher, fresh=()):
         self.dispatcher = dispatcher
         self.fresh = frozenset(fresh)
-        self.pin = None  # (the pinned arguments or their classes, the entry point): one attribute,
-        # so that a thread never sees the arguments of one pin with the entry point of another
+        # id(first argument) -> (the pinned arguments or their classes, the entry point): one value,
+        # so that a thread never sees the arguments of one pin with the entry point of another.
+        # A pin holds its arguments, so an id is not reused while its pin exists.
+        self.pins = {}
+
+    @property
+    def pin(self):
+        """The most recent pin (arguments, entry point), or None."""
+        return next(reversed(self.pins.values()), None) if self.pins else None
 
     @property
     def entry(self):
-        return None if self.pin is None else self.pin[1]
+        pin = self.pin
+        return None if pin is None else pin[1]
 
     def __call__(self, *args):
-        pin = self.pin
+        pin = self.pins.get(id(args[0])) if args else None
         if pin is not None and len(args) == len(pin[0]):
             for a, o in zip(args, pin[0]):
                 if a is not o and type(a) is not o:
@@ -50,8 +63,17 @@ class Pinned:
             return d(*args)
         sig = tuple(d.typeof_pyval(a) for a in args)
         entry = d.compile(sig)  # loads or compiles the overload numba's dispatch would pick
-        self.pin = (tuple(type(a) if (i in self.fresh and type(a) is np.ndarray) or _scalar(a) else a
-                          for i, a in enumerate(args)), entry)
+        pattern = tuple(type(a) if (i in self.fresh and type(a) is np.ndarray) or _scalar(a) else a
+                        for i, a in enumerate(args))
+        if args:
+            pins = self.pins
+            pins.pop(id(args[0]), None)  # re-inserted last: the newest
+            while len(pins) >= self.MAX_PINS:
+                try:
+                    pins.pop(next(iter(pins)), None)
+                except (RuntimeError, StopIteration):  # changed by another thread meanwhile
+                    break
+            pins[id(args[0])] = (pattern, entry)
         return entry(*args)
 
 

@@ -44,10 +44,36 @@ def test_other_types_go_through_the_dispatcher():
         p(tup2, "x", out)
 
 
+def test_games_called_in_turns_keep_their_pins_up_to_a_bound():
+    """Several argument sets (one per game) stay pinned at once: calling them in turns goes
+    through the dispatcher once per set, not on every call; the oldest pin goes beyond MAX_PINS."""
+    repins = []
+
+    class Counted(Pinned):
+        def _pin(self, args):
+            repins.append(args[0])
+            return super()._pin(args)
+
+    p = Counted(_add, fresh=(2,))
+    tups = [(np.array([float(i)]), np.array([i], np.int64)) for i in range(3)]
+    for _ in range(4):
+        for i, tup in enumerate(tups):
+            out = np.zeros(1)
+            assert p(tup, 2, out) == 2 * i and out[0] == i + 2
+    assert len(repins) == 3 and len(p.pins) == 3
+    more = [(np.array([1.0]), np.array([1], np.int64)) for _ in range(Pinned.MAX_PINS)]
+    for tup in more:
+        p(tup, 1, np.zeros(1))
+    assert len(p.pins) == Pinned.MAX_PINS and id(tups[0]) not in p.pins
+    assert p.pin[0][0] is more[-1]
+    p(tups[0], 1, np.zeros(1))  # evicted: pinned again, as the newest
+    assert len(repins) == 3 + Pinned.MAX_PINS + 1 and p.pin[0][0] is tups[0]
+
+
 def test_game_steps_match_through_the_pinned_step():
     """Game.step goes through a Pinned engine.step: three games from the same seed, one stepped
-    through numba's dispatcher, two through Game.step in turns (each turn re-pins to the other
-    game's arrays), stay in the same state after every step."""
+    through numba's dispatcher, two through Game.step in turns (each with its own pin), stay in
+    the same state after every step."""
     from necro_env.envs.necromunda_env import build_game
     from necro_env.rulesets.necromunda.engine import step as engine_step
 
