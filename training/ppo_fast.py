@@ -632,6 +632,7 @@ def main(argv=None):
 
     numba.set_num_threads(args.threads)
     torch.set_num_threads(args.torch_threads)
+    torch.set_flush_denormal(True)  # denormal floats slow a trained network's backward pass several-fold
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)
     if args.rate_run:

@@ -36,7 +36,7 @@ import numpy as np
 
 from .common import (
     ROOT, EpisodeOpponentEnv, append_csv, build_game_for, has_progress_bar, load_config, new_model, prepare_run,
-    tb_log_dir, write_json,
+    tb_log_dir, torch_setup, write_json,
 )
 
 DEFAULT_SELFPLAY = ROOT / "configs" / "training" / "selfplay.yaml"
@@ -159,13 +159,12 @@ def write_rating_curve(run: Path, snapshots: list[tuple[str, int]], anchors=(), 
 
 
 def selfplay(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
-    import torch
     from sb3_contrib import MaskablePPO
 
     from agents import CheckpointAgent
     from agents.checkpoint import load_model, save_checkpoint
 
-    torch.set_num_threads(cfg.get("torch_threads", 1))
+    torch_setup(cfg.get("torch_threads", 1))
     sp = cfg["selfplay"]
     if sp is None:
         raise ValueError("the config has no selfplay: section (see configs/training/selfplay.yaml)")

@@ -25,7 +25,8 @@ from pathlib import Path
 
 from .common import (
     DEFAULT_CONFIG, append_csv, build_game_for, has_progress_bar, load_config, make_vec_env, new_model,
-    opponent_label, parse_opponent_arg, prepare_run, read_csv, record_final_game, tb_log_dir, write_json,
+    opponent_label, parse_opponent_arg, prepare_run, read_csv, record_final_game, tb_log_dir, torch_setup,
+    write_json,
 )
 
 
@@ -182,12 +183,11 @@ def training_curve(run: Path, out: Path | None = None, title: str | None = None)
 
 
 def train(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
-    import torch
     from sb3_contrib import MaskablePPO
 
     from agents.checkpoint import load_model
 
-    torch.set_num_threads(cfg.get("torch_threads", 1))
+    torch_setup(cfg.get("torch_threads", 1))
     game = build_game_for(cfg)
     (run / "monitor").mkdir(exist_ok=True)
     if not resume:  # a fresh run: forget the logs of an earlier run of the same name

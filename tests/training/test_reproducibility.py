@@ -54,3 +54,19 @@ def test_ppo_fast_with_the_same_seed_trains_the_same_network(tmp_path):
     a, b, c = (torch.load(tmp_path / f"{n}.pt", weights_only=True)["state_dict"] for n in "abc")
     assert all(torch.equal(a[k], b[k]) for k in a)
     assert not all(torch.equal(a[k], c[k]) for k in a)
+
+
+def test_training_flushes_denormal_floats():
+    """training.common.torch_setup (called by necro-train and necro-selfplay; ppo_fast does the same):
+    subnormal floats become zero, which keeps a trained network's backward pass at full speed."""
+    from training.common import torch_setup
+
+    torch.set_flush_denormal(False)
+    assert torch.tensor([1e-323], dtype=torch.float64)[0] != 0
+    threads = torch.get_num_threads()
+    try:
+        torch_setup(1)
+        assert torch.get_num_threads() == 1
+        assert torch.tensor([1e-323], dtype=torch.float64)[0] == 0
+    finally:
+        torch.set_num_threads(threads)
