@@ -20,8 +20,8 @@ Measures, in one run (docs/performance.md explains each figure):
 - start-up: cached start (a fresh interpreter: import, build, reset and first steps of the
   batched core and the env, numba cache warm: an untimed run first fills it; timed from the
   launch of the process to the moment the first steps are done, with the process's exit
-  reported apart), once with the
-  framework-free ``BatchedEnv`` (what training/ppo_fast.py imports) and once with the SB3
+  reported apart), once with the framework-free ``BatchedEnv`` (what training/ppo_fast.py
+  imports) and once with the SB3
   ``NecromundaVecEnv`` (which imports Stable-Baselines3 and torch) and, with ``--cold`` (or a
   full run without ``--quick``), the cold compile time (same subprocess with
   ``NUMBA_CACHE_DIR`` set to an empty temporary folder).

@@ -40,7 +40,7 @@ class Pinned:
     @property
     def pin(self):
         """The most recent pin (arguments, entry point), or None."""
-        return next(reversed(self.pins.values()), None) if self.pins else None
+        return next(reversed(self.pins.values()), None)
 
     @property
     def entry(self):

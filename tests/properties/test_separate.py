@@ -23,20 +23,15 @@ from necro_env.core.jit import njit
 pytestmark = pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="compiled code only")
 
 
-@njit(separate=True)
-def _callee(a, k):
+def _scaled_sum(a, k):
     s = 0.0
     for i in range(a.shape[0]):
         s += a[i] * k
     return s
 
 
-@njit(separate=False)
-def _callee_linked(a, k):
-    s = 0.0
-    for i in range(a.shape[0]):
-        s += a[i] * k
-    return s
+_callee = njit(separate=True)(_scaled_sum)
+_callee_linked = njit(separate=False)(_scaled_sum)  # the same function, linked into its callers
 
 
 @njit
