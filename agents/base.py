@@ -66,16 +66,18 @@ class KernelAgent(Agent):
         return a
 
 
-BUILTIN = ("random", "gunline", "aggressor")
+BUILTIN = ("random", "gunline", "aggressor", "rollout")
 
 
 def make_agent(spec: str, seed: int = 0, **kw) -> Agent:
-    """An agent from a name ("random", "gunline", "aggressor") or a checkpoint path (.zip)."""
+    """An agent from a name (``BUILTIN``: "random", "gunline", "aggressor", "rollout": the search
+    agent of agents/search.py with its defaults) or a checkpoint path (.zip)."""
     from .checkpoint import CheckpointAgent
     from .heuristic import AggressorAgent, GunlineAgent
     from .random_agent import RandomAgent
+    from .search import RolloutAgent
 
-    table = {"random": RandomAgent, "gunline": GunlineAgent, "aggressor": AggressorAgent}
+    table = {"random": RandomAgent, "gunline": GunlineAgent, "aggressor": AggressorAgent, "rollout": RolloutAgent}
     if spec in table:
         return table[spec](seed=seed)
     if spec.endswith(".zip") or "/" in spec:

@@ -102,10 +102,12 @@ def build_game_for(cfg: dict):
 
 
 def make_opponent(spec: str, seed: int, game=None):
-    """An Agent for an opponent spec: random / gunline / aggressor / checkpoint path."""
+    """An Agent for an opponent or demonstrator spec: random / gunline / aggressor / rollout (the
+    search agent) / checkpoint path."""
     from agents import make_agent
+    from agents.base import BUILTIN
 
-    if spec in ("random", "gunline", "aggressor"):
+    if spec in BUILTIN:
         return make_agent(spec, seed=seed)
     from agents import CheckpointAgent
 

@@ -182,12 +182,13 @@ def plot(res: dict, path: Path) -> Path:
 # ------------------------------------------------------------------ CLI
 def build_agents(specs, game) -> dict:
     from agents import CheckpointAgent, make_agent
+    from agents.base import BUILTIN
 
     from .ppo_fast import load_network
 
     out = {}
     for spec in specs:
-        if spec in ("random", "gunline", "aggressor"):
+        if spec in BUILTIN:
             agent = make_agent(spec)
             name = spec
         else:
@@ -206,8 +207,8 @@ def build_agents(specs, game) -> dict:
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="necro-eval", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("agents", nargs="+", help="random, gunline, aggressor, checkpoint .zip paths, or ppo_fast --save "
-                                              ".pt networks (at least 2)")
+    ap.add_argument("agents", nargs="+", help="random, gunline, aggressor, rollout (the search agent), checkpoint "
+                                              ".zip paths, or ppo_fast --save .pt networks (at least 2)")
     ap.add_argument("--pairs", type=int, default=50, help="seeds per match; each is played from both sides")
     ap.add_argument("--seed", type=int, default=100_000, help="first game seed")
     ap.add_argument("--scenario", default=None, help="scenario file (default: configs/scenarios/gang_fight.yaml)")

@@ -14,7 +14,7 @@ there. The demonstrator plays through the ``Agent`` interface, so any agent can 
 Config (``pretrain:`` in a training YAML, see configs/training/default.yaml)::
 
     pretrain:
-      demonstrator: gunline   # random | gunline | aggressor | checkpoint .zip
+      demonstrator: gunline   # random | gunline | aggressor | rollout | checkpoint .zip
       games: 200              # demonstration games
       epochs: 8
       batch_size: 256

@@ -149,6 +149,64 @@ class BatchedGames:
         self.run(K.OP_SAMPLE_SOME, pid=pid, prng=prng, idx=idx, actions=out)
         return out
 
+    def load(self, game, row: int = 0):
+        """Copy game ``row`` of ``game`` (a ``Game``, or any object with ``state`` and ``mask``
+        arrays of this set-up) into every slot: state, dice generator and mask. For search:
+        reseed the slots' dice (``reseed``) so that they play different futures."""
+        for dst, src in zip(self.state, game.state):
+            if dst.shape[1:] != src.shape[1:] or dst.dtype != src.dtype:
+                raise ValueError(f"load: the game's arrays do not match this batch's set-up "
+                                 f"({src.dtype}{src.shape[1:]} vs {dst.dtype}{dst.shape[1:]})")
+            dst[:] = src[row]
+        self.mask[:] = game.mask[row]
+        return self
+
+    def reseed(self, dice_seeds, player_seeds=None):
+        """Seed slot b's dice with ``dice_seeds[b]`` (and its players' generator with
+        ``player_seeds[b]``): the episode seed streams are left alone."""
+        seeds = [dice_seeds] if player_seeds is None else [dice_seeds, player_seeds]
+        for name, arr, x in zip(("dice", "player"), (self.state.rng, self.prng), seeds):
+            x = np.ascontiguousarray(x, np.uint64).reshape(-1)
+            if x.shape[0] != self.batch_size:
+                raise ValueError(f"reseed: {x.shape[0]} {name} seeds for {self.batch_size} games")
+            K.seed_rows(arr, x)
+        return self
+
+    def rollout(self, first, n_decisions: int, gang: int, own, other, reward=None):
+        """Simulate every game from where it stands, without auto-reset: ``first[b]`` (skipped
+        where < 0), then up to ``n_decisions`` decisions in which gang ``gang`` plays the compiled
+        policy ``own[b]`` and every other gang ``other[b]`` (ids or names), stopping at the
+        game's end. Returns (values, dones, winners, decisions): ``values[b]`` is game b's value
+        for ``gang`` under ``reward`` (a ``RewardSpec`` or its dict): the terminal reward of a
+        finished game (win, loss or draw), else the shaping potential (casualties on both sides)."""
+        B = self.batch_size
+        first = np.broadcast_to(np.asarray(first, np.int64), (B,)).astype(np.int64)  # (a writable copy)
+        own = np.broadcast_to(self._policy_ids(own), (B,)).astype(np.int64)
+        other = np.broadcast_to(self._policy_ids(other), (B,)).astype(np.int64)
+        if not 0 <= int(gang) < self.n_gangs:
+            raise ValueError(f"rollout: gang must be 0..{self.n_gangs - 1}, got {gang}")
+        rows = np.flatnonzero(first >= 0)
+        bad = (first[rows] >= self.n_actions) | ~self.mask[rows, np.minimum(first[rows], self.n_actions - 1)]
+        if bad.any():
+            from ..rulesets.necromunda.game import IllegalActionError
+            b = int(rows[np.flatnonzero(bad)[0]])
+            raise IllegalActionError(int(first[b]), f"not legal in game {b} of the batch (masked)")
+        values = np.zeros(B, np.float32)
+        dones = np.zeros(B, np.bool_)
+        winners = np.zeros(B, np.int32)
+        counts = np.zeros((B, 2), np.int64)
+        self.run(K.OP_ROLLOUT, n=int(n_decisions), actions=first, side=own, oslot=other, learner=int(gang),
+                 rewards=values, dones=dones, winners=winners, counts=counts, rw=reward_array(reward))
+        return values, dones, winners, counts[:, 0].copy()
+
+    @staticmethod
+    def _policy_ids(p) -> np.ndarray:
+        """Policy names or ids (one, or one per game) as int64 ids of compiled policies."""
+        ids = np.array([policy_id(x) for x in np.atleast_1d(np.asarray(p, object)).tolist()], np.int64)
+        if (ids == K.POLICY_EXTERNAL).any():
+            raise ValueError("rollout needs compiled policies (random, gunline, aggressor), not 'external'")
+        return ids
+
     def recompute_masks(self, reps: int = 1, state=None, mask=None):
         """Profiling: recompute the masks of ``state`` (default: the batch's) ``reps`` times
         into ``mask`` (default: the batch's own)."""

@@ -20,7 +20,7 @@ import numpy as np
 from numba import prange
 
 from .._numba_cache import leaf_njit
-from ..core.rng import rand_below
+from ..core.rng import rand_below, seed_game
 from ..policies.heuristics import aggressor_action, gunline_action
 from ..policies.random_policy import random_action
 from ..rulesets.necromunda.deploy import reset_game
@@ -139,6 +139,30 @@ def settle(s, st, b, lay, mask, tmpl, eseed, prng, side, opp, ng, ep, et, tf, tb
         step(s, st, b, lay, a, mask)
 
 
+@leaf_njit
+def seed_rows(rng, seeds):
+    """Seed row b of a [B, 2] PCG32 array (dice or players) with seeds[b] (``rng.seed_game``)."""
+    for b in range(seeds.shape[0]):
+        seed_game(rng, b, seeds[b])
+
+
+@leaf_njit
+def rollout(s, st, b, lay, mask, prng, first, n, gang, own, other, counts):
+    """Game b: the action ``first`` (skipped if < 0), then up to ``n`` decisions of compiled
+    policies (gang ``gang``: policy ``own``, every other gang: ``other``), stopping when the game
+    ends (a finished game is left as it is, not reset). counts[b, 0] += decisions taken."""
+    if first >= 0 and s.g[b, G_DONE] == 0:
+        step(s, st, b, lay, first, mask)
+        counts[b, 0] += 1
+    for _ in range(n):
+        if s.g[b, G_DONE] != 0:
+            return
+        pid = own if s.g[b, G_DGANG] == gang else other
+        a = policy_action(pid, s, st, b, lay, mask, prng)
+        step(s, st, b, lay, a, mask)
+        counts[b, 0] += 1
+
+
 # ------------------------------------------------------------------ the one engine kernel
 # Operations of ``run_batch`` (one compiled entry point for every batched operation: numba
 # links and re-optimises the whole engine into each compiled entry point that calls it, so
@@ -152,7 +176,12 @@ OP_ENV_RESET = 5    # vector env: reset, draw the learner's side, settle
 OP_ENV_STEP = 6     # vector env: the learner's actions[b], then settle
 OP_ENV_EXTERNAL = 7  # vector env: an external opponent's actions[k] in games idx[k], then settle
 OP_SAMPLE_SOME = 8   # actions[k] = policy pid's choice in game idx[k] (OP_SAMPLE for some games only)
-OP_NAMES = ("reset", "step", "play", "sample", "mask", "env_reset", "env_step", "env_external", "sample_some")
+OP_ROLLOUT = 9      # actions[b] (if >= 0), then up to n decisions: gang ``learner`` plays policy side[b], the
+#                     others policy oslot[b]; no auto-reset; dones/winners, rewards[b] = the value for
+#                     ``learner`` (terminal_reward of a finished game, else the potential, rw),
+#                     counts[b, 0] += decisions
+OP_NAMES = ("reset", "step", "play", "sample", "mask", "env_reset", "env_step", "env_external", "sample_some",
+            "rollout")
 
 
 @leaf_njit(parallel=True)
@@ -203,6 +232,14 @@ def run_batch(op, n, s, st, lay, mask, tmpl, eseed, prng, pid, ng, side, ep, et,
         elif op == OP_MASK:
             for _ in range(n):
                 fill_mask(s, st, b, lay, mask)
+        elif op == OP_ROLLOUT:
+            rollout(s, st, b, lay, mask, prng, actions[b], n, learner, side[b], oslot[b], counts)
+            dones[b] = s.g[b, G_DONE] != 0
+            winners[b] = s.g[b, G_WINNER]
+            if dones[b]:
+                rewards[b] = terminal_reward(s.g[b, G_WINNER], learner, rw)
+            else:
+                rewards[b] = potential(s, st, b, learner, rw)
         elif op == OP_ENV_RESET:
             reset_game(s, st, b, lay, mask, tmpl, next_seed(eseed, b))
             ep[b, :] = 0.0

@@ -41,7 +41,18 @@ def _check_opponent(v):
     return {spec: float(w) for spec, w in v.items()}
 
 
+def _check_demonstrator(v):
+    """An opponent spec, or ``rollout``: the search agent (agents/search.py) can demonstrate but is
+    too slow to be played against in training."""
+    if v == "rollout":
+        return v
+    if not _is_spec(v):
+        raise FieldProblem((), v, "expected random, gunline, aggressor, rollout or a checkpoint path (.zip)")
+    return v
+
+
 OpponentSpec = Annotated[str, BeforeValidator(_check_spec)]
+DemonstratorSpec = Annotated[str, BeforeValidator(_check_demonstrator)]
 Opponent = Annotated[str | dict[str, float], BeforeValidator(_check_opponent)]
 
 
@@ -94,7 +105,7 @@ class SelfPlayFile(Strict):
 
 class PretrainFile(Strict):
     """Behaviour-cloning warm start before PPO (training/pretrain.py)."""
-    demonstrator: OpponentSpec = "gunline"  # random | gunline | aggressor | path to a checkpoint .zip
+    demonstrator: DemonstratorSpec = "gunline"  # random | gunline | aggressor | rollout | a checkpoint .zip
     games: int = Field(default=200, ge=1)  # demonstration games, played in the training env
     epochs: int = Field(default=8, ge=1)
     batch_size: int = Field(default=256, ge=1)

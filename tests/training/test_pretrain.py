@@ -17,6 +17,19 @@ def test_collect_records_legal_demonstrator_actions(tiny_config):
     assert np.isfinite(data["returns"]).all() and np.abs(data["returns"]).max() < 10
 
 
+def test_the_search_agent_can_demonstrate(tiny_config):
+    """``pretrain: {demonstrator: rollout}`` is accepted (it is not an opponent spec) and the search
+    agent's recorded actions are legal; an unknown demonstrator names the allowed ones."""
+    cfg = load_config(tiny_config(extra="pretrain: {demonstrator: rollout, games: 1}\n"))
+    assert cfg["pretrain"]["demonstrator"] == "rollout"
+    data = pretrain.collect(cfg, games=1, demonstrator="rollout", log=lambda *_: None)
+    n = len(data["actions"])
+    assert n > 10 and data["masks"][np.arange(n), data["actions"]].all()
+    from necro_env.config.errors import ConfigError
+    with pytest.raises(ConfigError, match="expected random, gunline, aggressor, rollout or a checkpoint"):
+        load_config(tiny_config(extra="pretrain: {demonstrator: rolout}\n"))
+
+
 def test_cloning_fits_the_demonstrations(tiny_config, tmp_path):
     cfg = load_config(tiny_config())
     data = pretrain.collect(cfg, games=2, demonstrator="gunline", log=lambda *_: None)

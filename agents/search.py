@@ -1,0 +1,100 @@
+"""A search agent: policy switching by short rollouts on the batched core.
+
+At every decision where its candidate policies (default: the gunline and the aggressor
+heuristics) would choose different actions, ``RolloutAgent`` copies the game into a
+``BatchedGames`` batch and, for each candidate policy, plays ``rollouts`` short futures of
+``horizon`` decisions in which its own gang keeps to that policy and the other gangs play the
+opponent models (``opponents``, cycled over the rollouts). It takes the action of the
+policy whose futures are worth most on average under ``value`` (a ``RewardSpec``: casualties
+on both sides and, for a game that ends inside the horizon, its result). Every candidate
+plays the same dice and the same opponent draws in its k-th rollout (common random numbers),
+so the comparison is between policies, not between dice.
+
+This is policy switching (as in real-time strategy game AI: choose among scripted policies by
+simulating them), not a tree search: it improves on its scripts where their futures differ,
+and is only as farsighted as ``horizon``. The game's own dice are never touched: the agent
+draws its rollouts' seeds from its own generator (``reset(seed)``), so paired evaluation
+stays paired. docs/training.md, "A search agent", has its results.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from necro_env.batch import BatchedGames, policy_id
+from necro_env.envs.rewards import RewardSpec
+
+from .base import Agent
+
+# the value of a rollout's end: a win or loss outweighs a gang's worth of casualties
+DEFAULT_VALUE = dict(win=8.0, loss=-8.0, draw=0.0, out_of_action=1.0, seriously_injured=0.5, flesh_wound=0.1,
+                     own_losses=1.0)
+
+
+class RolloutAgent(Agent):
+    """Chooses among compiled policies by simulating each (``rollouts`` futures of ``horizon``
+    decisions against ``opponents``) and taking the action of the best on average."""
+
+    name = "rollout"
+
+    def __init__(self, seed: int = 0, policies=("gunline", "aggressor"), opponents=("gunline", "aggressor"),
+                 rollouts: int = 32, horizon: int = 120, value=None):
+        if len(policies) < 1 or len(opponents) < 1:
+            raise ValueError("RolloutAgent needs at least one policy and one opponent model")
+        if rollouts < 1 or horizon < 0:
+            raise ValueError(f"rollouts must be >= 1 and horizon >= 0, got {rollouts} and {horizon}")
+        self.policies = [policy_id(p) for p in policies]
+        self.opponents = [policy_id(p) for p in opponents]
+        for p in self.policies + self.opponents:
+            if p < 0:
+                raise ValueError("RolloutAgent simulates compiled policies (random, gunline, aggressor), "
+                                 "not 'external'")
+        self.rollouts = int(rollouts)
+        self.horizon = int(horizon)
+        self.value = RewardSpec.from_config(DEFAULT_VALUE if value is None else value)
+        self._batch = None
+        self.searches = 0  # decisions decided by simulation (the policies disagreed)
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(0 if seed is None else int(seed))
+
+    def _batch_for(self, game) -> BatchedGames:
+        n = len(self.policies) * self.rollouts
+        if self._batch is None or self._batch.game is not game:
+            self._batch = BatchedGames(game, n)
+        return self._batch
+
+    def _seeds(self, n):
+        return self.rng.integers(0, 2**63, size=n, dtype=np.uint64)
+
+    def act(self, obs, mask, game=None) -> int:
+        if game is None:
+            raise ValueError(f"{self.name} needs the Game: call act(obs, mask, game=game)")
+        legal = np.flatnonzero(mask)
+        if legal.size == 0:
+            raise ValueError(f"{self.name}: no legal action (is the game over?)")
+        if legal.size == 1:
+            return int(legal[0])
+        first, values = self.evaluate(game)
+        if values is None:
+            return int(first[0])
+        return int(first[int(np.argmax(values))])
+
+    def evaluate(self, game):
+        """(each policy's action here, each policy's mean rollout value); the values are None
+        when every policy chooses the same action (nothing to simulate)."""
+        P, R = len(self.policies), self.rollouts
+        bg = self._batch_for(game).load(game)
+        # each policy's choice here, from one shared players' draw
+        bg.reseed(self._seeds(P * R), np.tile(self._seeds(1), P * R))
+        first = np.array([bg.sample(p, games=[k * R])[0] for k, p in enumerate(self.policies)], np.int64)
+        if (first == first[0]).all():
+            return first, None
+        self.searches += 1
+        # common random numbers: rollout r of every policy plays the same dice and players' draws
+        bg.load(game).reseed(np.tile(self._seeds(R), P), np.tile(self._seeds(R), P))
+        own = np.repeat(self.policies, R)
+        other = np.tile(np.resize(self.opponents, R), P)
+        values, _, _, _ = bg.rollout(np.repeat(first, R), self.horizon, int(game.current_gang), own, other,
+                                     self.value)
+        return first, values.reshape(P, R).mean(axis=1)
