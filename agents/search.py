@@ -37,7 +37,7 @@ class RolloutAgent(Agent):
     name = "rollout"
 
     def __init__(self, seed: int = 0, policies=("gunline", "aggressor"), opponents=("gunline", "aggressor"),
-                 rollouts: int = 32, horizon: int = 120, value=None):
+                 rollouts: int = 64, horizon: int = 120, value=None):
         if len(policies) < 1 or len(opponents) < 1:
             raise ValueError("RolloutAgent needs at least one policy and one opponent model")
         if rollouts < 1 or horizon < 0:

@@ -21,3 +21,17 @@ def test_readme_quick_start_plays_a_whole_game():
     env = ns["env"]
     assert env.agents == []  # every agent finished (dead agents stepped with None)
     assert "gang" in env.render().lower() or len(env.render()) > 100
+
+
+PERF = DOC.parent / "performance.md"
+
+
+def test_performance_md_rollout_example():
+    """The search example of docs/performance.md ("Using the batch layer") runs as written."""
+    from necro_env.envs.necromunda_env import build_game
+
+    code = PERF.read_text().split("For search, `load(game)`")[1].split("```python\n")[1].split("```")[0]
+    game = build_game().reset(1)
+    ns = {"game": game}
+    exec(compile(code, str(PERF), "exec"), ns)
+    assert ns["values"].shape == (64,) and (ns["n"] >= 1).all() and not game.done
