@@ -196,7 +196,9 @@ def run_batch(op, n, s, st, lay, mask, tmpl, eseed, prng, pid, ng, side, ep, et,
     sides, episode records, entity tables, terminal observations and external waits
     (``settle``); ``rw`` the reward options (shaping.reward_array), ``mix`` the opponent mix
     (rows: cumulative probability, policy id; empty: ``pid`` in every game), ``oslot`` each
-    game's mix row, ``learner`` the learner's fixed gang (-1: drawn per episode)."""
+    game's mix row, ``learner`` the learner's fixed gang (-1: drawn per episode). ``OP_ROLLOUT``
+    reads ``side[b]`` / ``oslot[b]`` as the policies of gang ``learner`` / of the other gangs and
+    writes each game's value for ``learner`` into ``rewards`` (``BatchedGames.rollout``)."""
     some = op == OP_ENV_EXTERNAL or op == OP_SAMPLE_SOME
     m = idx.shape[0] if some else s.g.shape[0]
     for k in prange(m):
