@@ -100,12 +100,7 @@ class BatchedGames:
         a = np.ascontiguousarray(actions, np.int64)
         if a.shape != (self.batch_size,):
             raise ValueError(f"actions must have shape ({self.batch_size},), got {a.shape}")
-        bad = ~self.mask[np.arange(self.batch_size), np.clip(a, 0, self.n_actions - 1)] | (a < 0) \
-            | (a >= self.n_actions)
-        if bad.any():
-            from ..rulesets.necromunda.game import IllegalActionError
-            b = int(np.flatnonzero(bad)[0])
-            raise IllegalActionError(int(a[b]), f"not legal in game {b} of the batch (masked)")
+        self._refuse_illegal(a, np.arange(self.batch_size))
         r = np.zeros(self.batch_size, np.float32)
         d = np.zeros(self.batch_size, np.bool_)
         t = np.zeros(self.batch_size, np.bool_)
@@ -185,12 +180,7 @@ class BatchedGames:
         other = np.broadcast_to(self._policy_ids(other), (B,)).astype(np.int64)
         if not 0 <= int(gang) < self.n_gangs:
             raise ValueError(f"rollout: gang must be 0..{self.n_gangs - 1}, got {gang}")
-        rows = np.flatnonzero(first >= 0)
-        bad = (first[rows] >= self.n_actions) | ~self.mask[rows, np.minimum(first[rows], self.n_actions - 1)]
-        if bad.any():
-            from ..rulesets.necromunda.game import IllegalActionError
-            b = int(rows[np.flatnonzero(bad)[0]])
-            raise IllegalActionError(int(first[b]), f"not legal in game {b} of the batch (masked)")
+        self._refuse_illegal(first, np.flatnonzero(first >= 0))
         values = np.zeros(B, np.float32)
         dones = np.zeros(B, np.bool_)
         winners = np.zeros(B, np.int32)
@@ -198,6 +188,15 @@ class BatchedGames:
         self.run(K.OP_ROLLOUT, n=int(n_decisions), actions=first, side=own, oslot=other, learner=int(gang),
                  rewards=values, dones=dones, winners=winners, counts=counts, rw=reward_array(reward))
         return values, dones, winners, counts[:, 0].copy()
+
+    def _refuse_illegal(self, actions, games):
+        """IllegalActionError naming the first of ``games`` whose ``actions[b]`` is masked or out of range."""
+        a = actions[games]
+        bad = (a < 0) | (a >= self.n_actions) | ~self.mask[games, np.clip(a, 0, self.n_actions - 1)]
+        if bad.any():
+            from ..rulesets.necromunda.game import IllegalActionError
+            b = int(games[np.flatnonzero(bad)[0]])
+            raise IllegalActionError(int(actions[b]), f"not legal in game {b} of the batch (masked)")
 
     @staticmethod
     def _policy_ids(p) -> np.ndarray:
