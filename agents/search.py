@@ -92,7 +92,7 @@ class RolloutAgent(Agent):
             return first, None
         self.searches += 1
         # common random numbers: rollout r of every policy plays the same dice and players' draws
-        bg.load(game).reseed(np.tile(self._seeds(R), P), np.tile(self._seeds(R), P))
+        bg.reseed(np.tile(self._seeds(R), P), np.tile(self._seeds(R), P))  # (sample left the games as loaded)
         own = np.repeat(self.policies, R)
         other = np.tile(np.resize(self.opponents, R), P)
         values, _, _, _ = bg.rollout(np.repeat(first, R), self.horizon, int(game.current_gang), own, other,

@@ -44,9 +44,7 @@ def _check_opponent(v):
 def _check_demonstrator(v):
     """An opponent spec, or ``rollout``: the search agent (agents/search.py) can demonstrate but is
     too slow to be played against in training."""
-    if v == "rollout":
-        return v
-    if not _is_spec(v):
+    if v != "rollout" and not _is_spec(v):
         raise FieldProblem((), v, "expected random, gunline, aggressor, rollout or a checkpoint path (.zip)")
     return v
 

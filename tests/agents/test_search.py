@@ -55,7 +55,7 @@ def test_rollout_agent_takes_the_policies_action_when_they_agree(game):
 def test_rollout_agent_is_deterministic_for_its_seed(game):
     ps = positions(game, n=30)
     runs = []
-    for seed in (3, 3, 4):
+    for seed in (3, 3):
         agent = RolloutAgent(seed=seed, rollouts=4, horizon=30)
         runs.append([agent.act(None, g.mask[0], game=g) for g in ps])
     assert runs[0] == runs[1]
