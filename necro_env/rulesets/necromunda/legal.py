@@ -5,6 +5,7 @@ engine's ``step`` accepts an action iff its bit is set here, so the mask and
 the rules can never disagree.
 """
 import numpy as np
+from ...core.bytemask import count_true
 from ...core.jit import njit
 
 from ...core.reach import DX8, DY8, INF
@@ -478,8 +479,4 @@ def fill_mask(s, st, b, lay, mask):
         for c in range(n):
             if endable[c] and dist[c] <= budget:
                 mb[lay[A_MOVE] + c] = True
-    n = 0
-    for i in range(mb.shape[0]):
-        if mb[i]:
-            n += 1
-    return n
+    return count_true(mb)
