@@ -87,14 +87,18 @@ class RolloutAgent(Agent):
         bg = self._batch_for(game).load(game)
         # each policy's choice here, from one shared players' draw
         bg.reseed(self._seeds(P * R), np.tile(self._seeds(1), P * R))
-        first = np.array([bg.sample(p, games=[k * R])[0] for k, p in enumerate(self.policies)], np.int64)
+        first = np.array([bg.sample(p, games=[k])[0] for k, p in enumerate(self.policies)], np.int64)
         if (first == first[0]).all():
             return first, None
         self.searches += 1
-        # common random numbers: rollout r of every policy plays the same dice and players' draws
-        bg.reseed(np.tile(self._seeds(R), P), np.tile(self._seeds(R), P))  # (sample left the games as loaded)
-        own = np.repeat(self.policies, R)
-        other = np.tile(np.resize(self.opponents, R), P)
-        values, _, _, _ = bg.rollout(np.repeat(first, R), self.horizon, int(game.current_gang), own, other,
+        # common random numbers: rollout r of every policy plays the same dice and players' draws.
+        # Slot r * P + k is policy k's rollout r: interleaved, so that each of numba's threads (a
+        # contiguous share of the slots) gets every policy's futures, whose lengths differ.
+        bg.reseed(np.repeat(self._seeds(R), P), np.repeat(self._seeds(R), P))  # (sample left the games as loaded)
+        own = np.tile(self.policies, R)
+        other = np.repeat(np.resize(self.opponents, R), P)
+        values, _, _, _ = bg.rollout(np.tile(first, R), self.horizon, int(game.current_gang), own, other,
                                      self.value)
-        return first, values.reshape(P, R).mean(axis=1)
+        # each policy's values contiguous before the mean: the same sums, in the same order, as
+        # when the slots were laid out policy by policy
+        return first, np.ascontiguousarray(values.reshape(R, P).T).mean(axis=1)
