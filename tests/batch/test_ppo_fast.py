@@ -142,6 +142,35 @@ def test_demonstrations_from_two_heuristics_of_won_games_only(game2):
         ppo_fast.parse_args(["--bc-demonstrator", "gunline,gunlin"])
 
 
+def test_demonstrations_by_side(game2):
+    """--bc-demonstrator a/b: the learner's decisions as gang 0 are a's, as gang 1 b's (checked by
+    replaying the recording with both heuristics sampled from the same players' generators)."""
+    import numpy as np
+
+    from necro_env.core.rng import seed_game
+    from necro_env.envs.batched_env import BatchedEnv
+
+    env = BatchedEnv(4, opponent="random", seed=0, game=game2)
+    _, _, act = ppo_fast.collect_demonstrations(env, "gunline/aggressor", 400, seed=5)
+    replay = BatchedEnv(4, opponent="random", seed=0, game=game2)
+    replay.reset()
+    prng = np.zeros((4, 2), np.uint64)
+    for b in range(4):
+        seed_game(prng, b, np.uint64(5 * 1000 + 777 + b))
+    sides = set()
+    for t, a in enumerate(act.reshape(100, 4).numpy()):
+        g = replay.core.sample("gunline", prng)
+        ag = replay.core.sample("aggressor", prng)
+        assert (a == np.where(replay.side == 0, g, ag)).all(), t
+        sides |= set(replay.side.tolist())
+        replay.step(a)
+    assert sides == {0, 1}
+    with pytest.raises(ValueError, match="names 3 gangs"):
+        ppo_fast.collect_demonstrations(env, "gunline/aggressor/random", 8, seed=0)
+    with pytest.raises(SystemExit, match="not both"):
+        ppo_fast.parse_args(["--bc-demonstrator", "gunline,aggressor/random"])
+
+
 def test_ppo_fast_dagger_labels_the_states_the_cloned_network_reaches(capsys):
     """--bc-dagger R: the greedy cloned network plays R more rounds of --bc-decisions decisions
     (the games follow its choices, not the demonstrator's), each state labelled with the
