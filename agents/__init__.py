@@ -1,17 +1,18 @@
 """Agents that play necro_env games: one small interface (``Agent``), a masked uniform-random
 agent, the two scripted heuristics (GUNLINE, AGGRESSOR), a search agent that switches between
-them by simulating both (ROLLOUT, agents/search.py) and a wrapper that plays a saved MaskablePPO
-checkpoint. See docs/training.md.
+them by simulating both (ROLLOUT, agents/search.py), a wrapper that plays a saved MaskablePPO
+checkpoint, and a side agent that plays each gang with another agent ("sides:gunline,aggressor").
+See docs/training.md.
 
     from agents import make_agent
     agent = make_agent("gunline", seed=0)         # or "random", "aggressor", "rollout", "runs/x/checkpoints/last.zip"
     action = agent.act(obs, mask, game=game)      # game: the necro_env Game being played
 """
-from .base import Agent, KernelAgent, make_agent
+from .base import Agent, KernelAgent, SideAgent, make_agent
 from .checkpoint import CheckpointAgent, CheckpointMismatch
 from .heuristic import AggressorAgent, GunlineAgent
 from .random_agent import RandomAgent
 from .search import RolloutAgent
 
 __all__ = ["Agent", "KernelAgent", "RandomAgent", "GunlineAgent", "AggressorAgent", "CheckpointAgent",
-           "CheckpointMismatch", "RolloutAgent", "make_agent"]
+           "CheckpointMismatch", "RolloutAgent", "SideAgent", "make_agent"]

@@ -66,12 +66,44 @@ class KernelAgent(Agent):
         return a
 
 
+class SideAgent(Agent):
+    """Plays gang g with the g-th of ``agents`` (``make_agent("sides:gunline,aggressor")``). On a
+    scenario whose gangs differ the better script depends on the side (docs/training.md, "Sides"),
+    so such an agent is a baseline of its own and a demonstrator for warm starts. Every agent is
+    reset with the same seed; each draws from its own generator only when its gang decides."""
+
+    def __init__(self, agents, name: str = "sides"):
+        agents = list(agents)
+        if not agents:
+            raise ValueError("a side agent needs one agent per gang")
+        encoders = {a.encoder for a in agents} - {None}
+        if len(encoders) > 1:
+            raise ValueError(f"{name}: its agents read different observations ({', '.join(sorted(encoders))})")
+        self.agents = agents
+        self.name = name
+        self.encoder = encoders.pop() if encoders else None
+
+    def reset(self, seed: int | None = None) -> None:
+        for a in self.agents:
+            a.reset(seed)
+
+    def act(self, obs, mask, game=None) -> int:
+        if game is None:
+            raise ValueError(f"{self.name} needs the Game: call act(obs, mask, game=game)")
+        g = int(game.current_gang)
+        if not 0 <= g < len(self.agents):
+            raise ValueError(f"{self.name} names {len(self.agents)} gang(s); gang {g} must decide")
+        return self.agents[g].act(obs, mask, game=game)
+
+
 BUILTIN = ("random", "gunline", "aggressor", "rollout")
+SIDES = "sides:"  # make_agent("sides:a,b"): gang 0 played by a, gang 1 by b (SideAgent)
 
 
 def make_agent(spec: str, seed: int = 0, **kw) -> Agent:
     """An agent from a name (``BUILTIN``: "random", "gunline", "aggressor", "rollout": the search
-    agent of agents/search.py with its defaults) or a checkpoint path (.zip)."""
+    agent of agents/search.py with its defaults), a checkpoint path (.zip), or ``sides:a,b,...``:
+    a ``SideAgent`` playing gang g with the g-th of those specs."""
     from .checkpoint import CheckpointAgent
     from .heuristic import AggressorAgent, GunlineAgent
     from .random_agent import RandomAgent
@@ -80,6 +112,13 @@ def make_agent(spec: str, seed: int = 0, **kw) -> Agent:
     table = {"random": RandomAgent, "gunline": GunlineAgent, "aggressor": AggressorAgent, "rollout": RolloutAgent}
     if spec in table:
         return table[spec](seed=seed)
+    if spec.startswith(SIDES):
+        parts = spec[len(SIDES):].split(",")
+        if not all(parts) or any(p.startswith(SIDES) for p in parts):
+            raise ValueError(f"bad side agent {spec!r}: write sides: and one agent per gang, comma-separated "
+                             f"(e.g. sides:gunline,aggressor)")
+        return SideAgent([make_agent(p, seed=seed, **kw) for p in parts], name=spec)
     if spec.endswith(".zip") or "/" in spec:
         return CheckpointAgent(spec, **kw)
-    raise ValueError(f"unknown agent {spec!r}: use one of {', '.join(BUILTIN)} or a checkpoint path (.zip)")
+    raise ValueError(f"unknown agent {spec!r}: use one of {', '.join(BUILTIN)}, a checkpoint path (.zip) or "
+                     f"sides:a,b (gang 0 played by a, gang 1 by b)")

@@ -103,12 +103,15 @@ def build_game_for(cfg: dict):
 
 def make_opponent(spec: str, seed: int, game=None):
     """An Agent for an opponent or demonstrator spec: random / gunline / aggressor / rollout (the
-    search agent) / checkpoint path."""
+    search agent) / checkpoint path (played with sampled actions), or sides:a,b (gang g played by
+    the g-th of those specs; agents.base.SideAgent)."""
     from agents import make_agent
-    from agents.base import BUILTIN
+    from agents.base import BUILTIN, SIDES, SideAgent
 
     if spec in BUILTIN:
         return make_agent(spec, seed=seed)
+    if spec.startswith(SIDES):
+        return SideAgent([make_opponent(p, seed, game) for p in spec[len(SIDES):].split(",")], name=spec)
     from agents import CheckpointAgent
 
     return CheckpointAgent(spec, game=game, seed=seed, deterministic=False)

@@ -180,22 +180,34 @@ def plot(res: dict, path: Path) -> Path:
 
 
 # ------------------------------------------------------------------ CLI
-def build_agents(specs, game) -> dict:
+def build_agent(spec: str, game):
+    """(table name, Agent) for one necro-eval spec: a built-in name, a checkpoint .zip, a ppo_fast
+    --save .pt network, or sides:a,b (gang g played by the g-th of those; agents.base.SideAgent)."""
     from agents import CheckpointAgent, make_agent
-    from agents.base import BUILTIN
+    from agents.base import BUILTIN, SIDES, SideAgent
 
     from .ppo_fast import load_network
 
+    if spec in BUILTIN:
+        return spec, make_agent(spec)
+    if spec.startswith(SIDES):
+        parts = spec[len(SIDES):].split(",")
+        if not all(parts) or any(p.startswith(SIDES) for p in parts):
+            raise ValueError(f"bad side agent {spec!r}: write sides: and one agent per gang, comma-separated "
+                             f"(e.g. sides:gunline,aggressor)")
+        members = [build_agent(p, game) for p in parts]
+        name = SIDES + ",".join(n for n, _ in members)
+        return name, SideAgent([a for _, a in members], name=name)
+    # a .pt is a training/ppo_fast.py --save network
+    agent = load_network(spec, game) if spec.endswith(".pt") else CheckpointAgent(spec, game=game)
+    p = Path(spec)
+    return (f"{p.parent.parent.name}/{p.stem}" if p.parent.name == "checkpoints" else f"{p.parent.name}/{p.stem}"), agent
+
+
+def build_agents(specs, game) -> dict:
     out = {}
     for spec in specs:
-        if spec in BUILTIN:
-            agent = make_agent(spec)
-            name = spec
-        else:
-            # a .pt is a training/ppo_fast.py --save network
-            agent = load_network(spec, game) if spec.endswith(".pt") else CheckpointAgent(spec, game=game)
-            p = Path(spec)
-            name = f"{p.parent.parent.name}/{p.stem}" if p.parent.name == "checkpoints" else f"{p.parent.name}/{p.stem}"
+        name, agent = build_agent(spec, game)
         base, i = name, 2
         while name in out:
             name = f"{base}#{i}"
@@ -208,7 +220,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="necro-eval", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("agents", nargs="+", help="random, gunline, aggressor, rollout (the search agent), checkpoint "
-                                              ".zip paths, or ppo_fast --save .pt networks (at least 2)")
+                                              ".zip paths, ppo_fast --save .pt networks, or sides:a,b (gang 0 "
+                                              "played by a, gang 1 by b) (at least 2)")
     ap.add_argument("--pairs", type=int, default=50, help="seeds per match; each is played from both sides")
     ap.add_argument("--seed", type=int, default=100_000, help="first game seed")
     ap.add_argument("--scenario", default=None, help="scenario file (default: configs/scenarios/gang_fight.yaml)")

@@ -24,7 +24,7 @@ goes to the later policy).
 
 Warm start and anchor: with ``--bc-decisions N`` the run first records N learner decisions of a
 compiled heuristic (``--bc-demonstrator``, default gunline, or a list ``gunline,aggressor`` that
-shares the games between them, or ``gunline/aggressor``: gang g's decisions by the g-th; with ``--bc-winners-only`` only the games the demonstrator won
+shares the games between them, or ``sides:gunline,aggressor``: gang g's decisions by the g-th; with ``--bc-winners-only`` only the games the demonstrator won
 count) playing the learner's side of the same batched games (its choices drawn by
 ``BatchedGames.sample``, so the demonstrations cost compiled time only), clones them into the
 network (``--bc-epochs`` of masked cross-entropy), and keeps a frozen copy of the cloned
@@ -85,7 +85,7 @@ import yaml
 from torch import nn
 from torch.distributions import Categorical
 
-from agents.base import Agent as BaseAgent
+from agents.base import SIDES, Agent as BaseAgent
 from necro_env.config.training import BUILTIN_OPPONENTS
 from necro_env.envs.batched_env import BatchedEnv, opponent_mix
 
@@ -166,13 +166,10 @@ def parse_args(argv=None):
     if args.bc_dagger and args.bc_winners_only:
         raise SystemExit("--bc-dagger labels every state the network visits; it does not combine with "
                          "--bc-winners-only")
-    if "," in args.bc_demonstrator and "/" in args.bc_demonstrator:
-        raise SystemExit(f"--bc-demonstrator shares games by slot (a,b) or by side (a/b), not both: "
-                         f"got {args.bc_demonstrator!r}")
-    for name in args.bc_demonstrator.replace("/", ",").split(","):
+    for name in args.bc_demonstrator.removeprefix(SIDES).split(","):
         if name not in BUILTIN_OPPONENTS:
             raise SystemExit(f"--bc-demonstrator must be random, gunline or aggressor (or a list: a,b by slot, "
-                             f"a/b by side), got {name!r}")
+                             f"sides:a,b by side), got {name!r}")
     return args
 
 
@@ -528,7 +525,8 @@ def collect_demonstrations(env, demonstrator, n_decisions, seed, winners_only=Fa
     """``n_decisions`` (observation, mask, action) of ``demonstrator`` playing the learner's side
     of ``env``'s games (compiled choices from its own generators); the env is reset after.
     ``demonstrator`` may be a comma-separated list: game slot b is played by the (b mod k)-th;
-    or a slash-separated one with a name per gang: the learner's gang g is played by the g-th.
+    or ``sides:`` and a name per gang: the learner's gang g is played by the g-th (as
+    ``agents.base.make_agent``'s side agent).
     With ``winners_only`` only the decisions of games the demonstrator won are kept (``env``
     must pay plain rewards, so that a positive final reward is a win), and recording goes on
     until there are ``n_decisions`` of them (at most 50 x as many steps as without).
@@ -538,8 +536,8 @@ def collect_demonstrations(env, demonstrator, n_decisions, seed, winners_only=Fa
     from necro_env.core.rng import seed_game
     from necro_env.envs.rewards import RewardSpec
 
-    by_side = "/" in demonstrator
-    names = demonstrator.split("/" if by_side else ",")
+    by_side = demonstrator.startswith(SIDES)
+    names = demonstrator.removeprefix(SIDES).split(",")
     if by_side and len(names) != env.n_gangs:
         raise ValueError(f"demonstrator {demonstrator!r} names {len(names)} gangs, the game has {env.n_gangs}")
     if winners_only and env.reward_spec != RewardSpec():

@@ -42,10 +42,13 @@ def _check_opponent(v):
 
 
 def _check_demonstrator(v):
-    """An opponent spec, or ``rollout``: the search agent (agents/search.py) can demonstrate but is
-    too slow to be played against in training."""
-    if v != "rollout" and not _is_spec(v):
-        raise FieldProblem((), v, "expected random, gunline, aggressor, rollout or a checkpoint path (.zip)")
+    """An opponent spec, ``rollout`` (the search agent, agents/search.py, can demonstrate but is
+    too slow to be played against in training), or ``sides:a,b``: gang g demonstrated by the g-th
+    of those (agents.base.SideAgent)."""
+    parts = v[len("sides:"):].split(",") if isinstance(v, str) and v.startswith("sides:") else [v]
+    if not all(p == "rollout" or _is_spec(p) for p in parts):
+        raise FieldProblem((), v, "expected random, gunline, aggressor, rollout, a checkpoint path (.zip), or "
+                                  "sides: and one of those per gang (e.g. sides:gunline,aggressor)")
     return v
 
 
@@ -103,7 +106,7 @@ class SelfPlayFile(Strict):
 
 class PretrainFile(Strict):
     """Behaviour-cloning warm start before PPO (training/pretrain.py)."""
-    demonstrator: DemonstratorSpec = "gunline"  # random | gunline | aggressor | rollout | a checkpoint .zip
+    demonstrator: DemonstratorSpec = "gunline"  # random | gunline | aggressor | rollout | a checkpoint .zip | sides:a,b
     games: int = Field(default=200, ge=1)  # demonstration games, played in the training env
     epochs: int = Field(default=8, ge=1)
     batch_size: int = Field(default=256, ge=1)

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from agents import AggressorAgent, GunlineAgent, KernelAgent, RandomAgent, make_agent
+from agents import AggressorAgent, GunlineAgent, KernelAgent, RandomAgent, SideAgent, make_agent
 from agents.play import play_game
 from necro_env.envs.necromunda_env import build_game
 from necro_env.rulesets.necromunda import codec as C
@@ -67,6 +67,32 @@ def test_kernel_agents_need_the_game_and_make_agent_refuses_unknown_names(game):
     with pytest.raises(ValueError, match="unknown agent 'sniper'.*random, gunline, aggressor"):
         make_agent("sniper")
     assert isinstance(make_agent("aggressor"), KernelAgent)
+
+
+def test_a_side_agent_plays_each_gang_with_its_agent(game):
+    """sides:gunline,aggressor plays gang 0's decisions as gunline and gang 1's as aggressor
+    (each compared with a lone agent of the same seed asked about the same positions)."""
+    side = make_agent("sides:gunline,aggressor", seed=4)
+    assert isinstance(side, SideAgent) and side.name == "sides:gunline,aggressor" and side.encoder is None
+    lone = [GunlineAgent(seed=4), AggressorAgent(seed=4)]
+    game.reset(21)
+    seen = set()
+    while not game.done:
+        g = game.current_gang
+        a = side.act(None, game.mask[0], game=game)
+        assert a == lone[g].act(None, game.mask[0], game=game)
+        seen.add(g)
+        game.step(a)
+    assert seen == {0, 1}
+    game.reset(21)
+    with pytest.raises(ValueError, match="names 1 gang"):
+        short = make_agent("sides:gunline")
+        while True:
+            game.step(short.act(None, game.mask[0], game=game))
+    with pytest.raises(ValueError, match="unknown agent 'gunlin'"):
+        make_agent("sides:gunline,gunlin")
+    with pytest.raises(ValueError, match="one agent per gang"):
+        make_agent("sides:gunline,")
 
 
 B = board("""

@@ -143,7 +143,7 @@ def test_demonstrations_from_two_heuristics_of_won_games_only(game2):
 
 
 def test_demonstrations_by_side(game2):
-    """--bc-demonstrator a/b: the learner's decisions as gang 0 are a's, as gang 1 b's (checked by
+    """--bc-demonstrator sides:a,b: the learner's decisions as gang 0 are a's, as gang 1 b's (checked by
     replaying the recording with both heuristics sampled from the same players' generators)."""
     import numpy as np
 
@@ -151,7 +151,7 @@ def test_demonstrations_by_side(game2):
     from necro_env.envs.batched_env import BatchedEnv
 
     env = BatchedEnv(4, opponent="random", seed=0, game=game2)
-    _, _, act = ppo_fast.collect_demonstrations(env, "gunline/aggressor", 400, seed=5)
+    _, _, act = ppo_fast.collect_demonstrations(env, "sides:gunline,aggressor", 400, seed=5)
     replay = BatchedEnv(4, opponent="random", seed=0, game=game2)
     replay.reset()
     prng = np.zeros((4, 2), np.uint64)
@@ -166,9 +166,9 @@ def test_demonstrations_by_side(game2):
         replay.step(a)
     assert sides == {0, 1}
     with pytest.raises(ValueError, match="names 3 gangs"):
-        ppo_fast.collect_demonstrations(env, "gunline/aggressor/random", 8, seed=0)
-    with pytest.raises(SystemExit, match="not both"):
-        ppo_fast.parse_args(["--bc-demonstrator", "gunline,aggressor/random"])
+        ppo_fast.collect_demonstrations(env, "sides:gunline,aggressor,random", 8, seed=0)
+    with pytest.raises(SystemExit, match="sides:a,b by side"):
+        ppo_fast.parse_args(["--bc-demonstrator", "sides:gunline,gunlin"])
 
 
 def test_ppo_fast_dagger_labels_the_states_the_cloned_network_reaches(capsys):

@@ -26,8 +26,21 @@ def test_the_search_agent_can_demonstrate(tiny_config):
     n = len(data["actions"])
     assert n > 10 and data["masks"][np.arange(n), data["actions"]].all()
     from necro_env.config.errors import ConfigError
-    with pytest.raises(ConfigError, match="expected random, gunline, aggressor, rollout or a checkpoint"):
+    with pytest.raises(ConfigError, match="expected random, gunline, aggressor, rollout, a checkpoint"):
         load_config(tiny_config(extra="pretrain: {demonstrator: rolout}\n"))
+
+
+def test_a_side_agent_can_demonstrate(tiny_config):
+    """``pretrain: {demonstrator: "sides:gunline,aggressor"}``: each gang's decisions by its own
+    heuristic (agents.base.SideAgent); a misspelt member is refused with the allowed names."""
+    cfg = load_config(tiny_config(extra='pretrain: {demonstrator: "sides:gunline,aggressor", games: 1}\n'))
+    assert cfg["pretrain"]["demonstrator"] == "sides:gunline,aggressor"
+    data = pretrain.collect(cfg, games=1, demonstrator=cfg["pretrain"]["demonstrator"], log=lambda *_: None)
+    n = len(data["actions"])
+    assert n > 10 and data["masks"][np.arange(n), data["actions"]].all()
+    from necro_env.config.errors import ConfigError
+    with pytest.raises(ConfigError, match="got 'sides:gunline,rolout'; expected .* sides: and one of those per gang"):
+        load_config(tiny_config(extra='pretrain: {demonstrator: "sides:gunline,rolout"}\n'))
 
 
 def test_cloning_fits_the_demonstrations(tiny_config, tmp_path):

@@ -110,3 +110,21 @@ def test_approach_shaping_pays_for_closing_in_along_the_path():
     far = spec.casualty_value(g, 0)
     g.state.fi[0, 0, FI_X] = 1
     assert spec.casualty_value(g, 0) - far == pytest.approx(0.2)
+
+
+def test_necro_eval_builds_side_agents_whose_games_are_the_scripts_games():
+    """necro-eval's ``sides:gunline,aggressor`` plays each side's script: as gang 0 its results
+    against random are gunline's, as gang 1 aggressor's, game for game (same seeds)."""
+    from agents.base import SideAgent
+    from training.evaluate import build_agents
+
+    game = build_game()
+    agents = build_agents(["sides:gunline,aggressor", "random", "sides:gunline,aggressor"], game)
+    assert list(agents) == ["sides:gunline,aggressor", "random", "sides:gunline,aggressor#2"]
+    assert isinstance(agents["sides:gunline,aggressor"], SideAgent)
+    side = paired_match(game, agents["sides:gunline,aggressor"], make_agent("random", seed=2), pairs=3, seed0=40)
+    gun = paired_match(game, make_agent("gunline"), make_agent("random", seed=2), pairs=3, seed0=40)
+    agg = paired_match(game, make_agent("aggressor"), make_agent("random", seed=2), pairs=3, seed0=40)
+    assert side["by_side"] == [gun["by_side"][0], agg["by_side"][1]]
+    with pytest.raises(ValueError, match="one agent per gang"):
+        build_agents(["sides:gunline,,random"], game)
