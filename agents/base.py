@@ -100,6 +100,17 @@ BUILTIN = ("random", "gunline", "aggressor", "rollout")
 SIDES = "sides:"  # make_agent("sides:a,b"): gang 0 played by a, gang 1 by b (SideAgent)
 
 
+def side_specs(spec: str) -> list[str] | None:
+    """The member specs of a side agent's spec ``sides:a,b,...``, or None for any other spec."""
+    if not spec.startswith(SIDES):
+        return None
+    parts = spec[len(SIDES):].split(",")
+    if not all(parts) or any(p.startswith(SIDES) for p in parts):
+        raise ValueError(f"bad side agent {spec!r}: write sides: and one agent per gang, comma-separated "
+                         f"(e.g. sides:gunline,aggressor)")
+    return parts
+
+
 def make_agent(spec: str, seed: int = 0, **kw) -> Agent:
     """An agent from a name (``BUILTIN``: "random", "gunline", "aggressor", "rollout": the search
     agent of agents/search.py with its defaults), a checkpoint path (.zip), or ``sides:a,b,...``:
@@ -112,11 +123,8 @@ def make_agent(spec: str, seed: int = 0, **kw) -> Agent:
     table = {"random": RandomAgent, "gunline": GunlineAgent, "aggressor": AggressorAgent, "rollout": RolloutAgent}
     if spec in table:
         return table[spec](seed=seed)
-    if spec.startswith(SIDES):
-        parts = spec[len(SIDES):].split(",")
-        if not all(parts) or any(p.startswith(SIDES) for p in parts):
-            raise ValueError(f"bad side agent {spec!r}: write sides: and one agent per gang, comma-separated "
-                             f"(e.g. sides:gunline,aggressor)")
+    parts = side_specs(spec)
+    if parts is not None:
         return SideAgent([make_agent(p, seed=seed, **kw) for p in parts], name=spec)
     if spec.endswith(".zip") or "/" in spec:
         return CheckpointAgent(spec, **kw)

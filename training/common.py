@@ -106,12 +106,13 @@ def make_opponent(spec: str, seed: int, game=None):
     search agent) / checkpoint path (played with sampled actions), or sides:a,b (gang g played by
     the g-th of those specs; agents.base.SideAgent)."""
     from agents import make_agent
-    from agents.base import BUILTIN, SIDES, SideAgent
+    from agents.base import BUILTIN, SideAgent, side_specs
 
     if spec in BUILTIN:
         return make_agent(spec, seed=seed)
-    if spec.startswith(SIDES):
-        return SideAgent([make_opponent(p, seed, game) for p in spec[len(SIDES):].split(",")], name=spec)
+    parts = side_specs(spec)
+    if parts is not None:
+        return SideAgent([make_opponent(p, seed, game) for p in parts], name=spec)
     from agents import CheckpointAgent
 
     return CheckpointAgent(spec, game=game, seed=seed, deterministic=False)

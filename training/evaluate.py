@@ -184,17 +184,14 @@ def build_agent(spec: str, game):
     """(table name, Agent) for one necro-eval spec: a built-in name, a checkpoint .zip, a ppo_fast
     --save .pt network, or sides:a,b (gang g played by the g-th of those; agents.base.SideAgent)."""
     from agents import CheckpointAgent, make_agent
-    from agents.base import BUILTIN, SIDES, SideAgent
+    from agents.base import BUILTIN, SIDES, SideAgent, side_specs
 
     from .ppo_fast import load_network
 
     if spec in BUILTIN:
         return spec, make_agent(spec)
-    if spec.startswith(SIDES):
-        parts = spec[len(SIDES):].split(",")
-        if not all(parts) or any(p.startswith(SIDES) for p in parts):
-            raise ValueError(f"bad side agent {spec!r}: write sides: and one agent per gang, comma-separated "
-                             f"(e.g. sides:gunline,aggressor)")
+    parts = side_specs(spec)
+    if parts is not None:
         members = [build_agent(p, game) for p in parts]
         name = SIDES + ",".join(n for n, _ in members)
         return name, SideAgent([a for _, a in members], name=name)

@@ -85,7 +85,7 @@ import yaml
 from torch import nn
 from torch.distributions import Categorical
 
-from agents.base import SIDES, Agent as BaseAgent
+from agents.base import SIDES, Agent as BaseAgent, side_specs
 from necro_env.config.training import BUILTIN_OPPONENTS
 from necro_env.envs.batched_env import BatchedEnv, opponent_mix
 
@@ -536,8 +536,9 @@ def collect_demonstrations(env, demonstrator, n_decisions, seed, winners_only=Fa
     from necro_env.core.rng import seed_game
     from necro_env.envs.rewards import RewardSpec
 
-    by_side = demonstrator.startswith(SIDES)
-    names = demonstrator.removeprefix(SIDES).split(",")
+    names = side_specs(demonstrator)
+    by_side = names is not None
+    names = names if by_side else demonstrator.split(",")
     if by_side and len(names) != env.n_gangs:
         raise ValueError(f"demonstrator {demonstrator!r} names {len(names)} gangs, the game has {env.n_gangs}")
     if winners_only and env.reward_spec != RewardSpec():

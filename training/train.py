@@ -1,7 +1,7 @@
 """Train a MaskablePPO agent (sb3-contrib) against a chosen opponent from a YAML config.
 
     necro-train [--config configs/training/default.yaml] [--opponent gunline] [--timesteps N]
-                [--name NAME] [--resume] [--eval-games N]
+                [--demonstrator sides:gunline,aggressor] [--name NAME] [--resume] [--eval-games N]
 
 The opponent is ``random``, ``gunline``, ``aggressor`` or a checkpoint .zip (config key
 ``opponent``), or a mix of them with weights (``{random: 0.2, gunline: 0.4, aggressor: 0.4}``,
@@ -244,14 +244,14 @@ def train(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
 
 
 def final_evaluation(run: Path, cfg: dict, game, log=print) -> dict:
-    from agents import CheckpointAgent, make_agent
+    from agents import CheckpointAgent
 
-    from .evaluate import round_robin, write_outputs
+    from .evaluate import build_agent, round_robin, write_outputs
 
     learner = CheckpointAgent(run / "final.zip", game=game, name="learner")
     agents = {"learner": learner}
     for o in cfg["eval"]["opponents"]:
-        agents[o] = make_agent(o) if o in ("random", "gunline", "aggressor") else CheckpointAgent(o, game=game)
+        agents[o] = build_agent(o, game)[1]  # the agent necro-eval would build for that spec
     pairs = max(1, (cfg["eval"]["games"] + 1) // 2)
     res = round_robin(game, agents, pairs, seed0=10_000, pairs_only=[("learner", o) for o in agents if o != "learner"],
                       log=log)
@@ -273,10 +273,13 @@ def main(argv=None):
     ap.add_argument("--runs-dir", default=None, help="parent of the run folder (default: runs/)")
     ap.add_argument("--resume", action="store_true", help="continue from runs/<name>/checkpoints/last.zip")
     ap.add_argument("--eval-games", type=int, default=None, help="final evaluation games per opponent (0: skip)")
+    ap.add_argument("--demonstrator", default=None,
+                    help="the warm start's demonstrator (pretrain.demonstrator): random | gunline | aggressor | "
+                         "rollout | checkpoint .zip | sides:a,b (gang g by the g-th)")
     args = ap.parse_args(argv)
     cfg = load_config(args.config, {"opponent": parse_opponent_arg(args.opponent), "total_timesteps": args.timesteps,
                                     "n_envs": args.n_envs, "eval.games": args.eval_games,
-                                    "name": args.name})
+                                    "pretrain.demonstrator": args.demonstrator, "name": args.name})
     run = prepare_run(cfg, args.runs_dir)
     out = train(cfg, run, resume=args.resume)
     summary = {"timesteps": out["timesteps"], "train_seconds": out["train_seconds"]}

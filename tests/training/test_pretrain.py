@@ -64,6 +64,14 @@ def test_train_runs_the_warm_start_first(tmp_path, tiny_config):
     info = __import__("json").loads((run / "pretrain.json").read_text())
     assert info["demonstrator"] == "gunline" and info["games"] == 1 and info["decisions"] > 0
     assert (run / "checkpoints" / "step_0_bc.zip").exists()
+    # --demonstrator overrides the config's (here a side agent); a bad one is refused before any run
+    train.main(["--config", str(cfg), "--runs-dir", str(tmp_path), "--name", "bc_sides",
+                "--demonstrator", "sides:gunline,aggressor"])
+    info = __import__("json").loads((tmp_path / "bc_sides" / "pretrain.json").read_text())
+    assert info["demonstrator"] == "sides:gunline,aggressor" and info["decisions"] > 0
+    from necro_env.config.errors import ConfigError
+    with pytest.raises(ConfigError, match="command-line overrides of pretrain.demonstrator"):
+        train.main(["--config", str(cfg), "--runs-dir", str(tmp_path), "--demonstrator", "gunlin"])
 
 
 def test_bad_pretrain_section_is_refused(tiny_config):
