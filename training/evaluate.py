@@ -198,7 +198,8 @@ def build_agent(spec: str, game):
     # a .pt is a training/ppo_fast.py --save network
     agent = load_network(spec, game) if spec.endswith(".pt") else CheckpointAgent(spec, game=game)
     p = Path(spec)
-    return (f"{p.parent.parent.name}/{p.stem}" if p.parent.name == "checkpoints" else f"{p.parent.name}/{p.stem}"), agent
+    folder = p.parent.parent if p.parent.name == "checkpoints" else p.parent
+    return f"{folder.name}/{p.stem}", agent
 
 
 def build_agents(specs, game) -> dict:

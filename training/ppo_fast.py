@@ -24,12 +24,13 @@ goes to the later policy).
 
 Warm start and anchor: with ``--bc-decisions N`` the run first records N learner decisions of a
 compiled heuristic (``--bc-demonstrator``, default gunline, or a list ``gunline,aggressor`` that
-shares the games between them, or ``sides:gunline,aggressor``: gang g's decisions by the g-th; with ``--bc-winners-only`` only the games the demonstrator won
-count) playing the learner's side of the same batched games (its choices drawn by
-``BatchedGames.sample``, so the demonstrations cost compiled time only), clones them into the
-network (``--bc-epochs`` of masked cross-entropy), and keeps a frozen copy of the cloned
-network. ``--kl-coef`` then adds kl_coef x KL(cloned || current) over the legal actions of each
-PPO minibatch, so PPO improves on the demonstrator instead of drifting away from it.
+shares the games between them, or ``sides:gunline,aggressor``: gang g's decisions by the g-th;
+with ``--bc-winners-only`` only the games the demonstrator won count) playing the learner's side
+of the same batched games (its choices drawn by ``BatchedGames.sample``, so the demonstrations
+cost compiled time only), clones them into the network (``--bc-epochs`` of masked cross-entropy),
+and keeps a frozen copy of the cloned network. ``--kl-coef`` then adds kl_coef x KL(cloned ||
+current) over the legal actions of each PPO minibatch, so PPO improves on the demonstrator instead
+of drifting away from it.
 ``--bc-dagger R`` adds R rounds of DAgger after the first cloning: the greedy cloned network plays
 ``--bc-decisions`` more learner decisions of the same games, each labelled with the action the
 demonstrator would take in that state, and the network is cloned again (``--bc-epochs``) on all
