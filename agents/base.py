@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from necro_env.config.training import SIDES  # make_agent("sides:a,b"): gang 0 played by a, gang 1 by b
 from necro_env.core.rng import seed_game
 
 
@@ -97,7 +98,6 @@ class SideAgent(Agent):
 
 
 BUILTIN = ("random", "gunline", "aggressor", "rollout")
-SIDES = "sides:"  # make_agent("sides:a,b"): gang 0 played by a, gang 1 by b (SideAgent)
 
 
 def side_specs(spec: str) -> list[str] | None:

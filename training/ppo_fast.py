@@ -86,7 +86,7 @@ import yaml
 from torch import nn
 from torch.distributions import Categorical
 
-from agents.base import SIDES, Agent as BaseAgent, side_specs
+from agents.base import Agent as BaseAgent, side_specs
 from necro_env.config.training import BUILTIN_OPPONENTS
 from necro_env.envs.batched_env import BatchedEnv, opponent_mix
 
@@ -167,7 +167,11 @@ def parse_args(argv=None):
     if args.bc_dagger and args.bc_winners_only:
         raise SystemExit("--bc-dagger labels every state the network visits; it does not combine with "
                          "--bc-winners-only")
-    for name in args.bc_demonstrator.removeprefix(SIDES).split(","):
+    try:
+        names = side_specs(args.bc_demonstrator) or args.bc_demonstrator.split(",")
+    except ValueError as exc:
+        raise SystemExit(f"--bc-demonstrator: {exc}") from None
+    for name in names:
         if name not in BUILTIN_OPPONENTS:
             raise SystemExit(f"--bc-demonstrator must be random, gunline or aggressor (or a list: a,b by slot, "
                              f"sides:a,b by side), got {name!r}")

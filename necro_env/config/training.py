@@ -12,6 +12,7 @@ from .loader import load_file
 from .schemas import Strict
 
 BUILTIN_OPPONENTS = ("random", "gunline", "aggressor")
+SIDES = "sides:"  # "sides:a,b": gang 0 played by a, gang 1 by b (agents.base.SideAgent)
 _SPEC_HELP = "expected random, gunline, aggressor or a checkpoint path (.zip)"
 
 
@@ -45,7 +46,7 @@ def _check_demonstrator(v):
     """An opponent spec, ``rollout`` (the search agent, agents/search.py, can demonstrate but is
     too slow to be played against in training), or ``sides:a,b``: gang g demonstrated by the g-th
     of those (agents.base.SideAgent)."""
-    parts = v[len("sides:"):].split(",") if isinstance(v, str) and v.startswith("sides:") else [v]
+    parts = v[len(SIDES):].split(",") if isinstance(v, str) and v.startswith(SIDES) else [v]
     if not all(p == "rollout" or _is_spec(p) for p in parts):
         raise FieldProblem((), v, "expected random, gunline, aggressor, rollout, a checkpoint path (.zip), or "
                                   "sides: and one of those per gang (e.g. sides:gunline,aggressor)")
