@@ -2,7 +2,8 @@
 
     python -m training.ppo_fast [--config file.yaml] [--num-envs 256] [--total-steps 1000000] ...
 
-The learner plays one gang (drawn per episode) of ``BatchedEnv`` games (no SB3 needed); the other gangs
+The learner plays one gang (drawn per episode; ``--learner g``: always gang g, e.g. to train the weak
+side of an uneven scenario) of ``BatchedEnv`` games (no SB3 needed); the other gangs
 are played inside the compiled batch by ``--opponent`` (random, gunline, aggressor, or in the
 config file a mix ``{random: 1, gunline: 1}`` drawn per episode) or, with
 ``--opponent self``, by frozen snapshots of the learner (``SnapshotPool``), evaluated in one batched
@@ -18,7 +19,7 @@ policy against ``--eval-opponent``), so its win rate compares with the SB3 runs'
 ``--eval-every U`` also plays, every U updates (and once before the first), ``--eval-games``
 paired games per side against each ``--eval-opponent`` inside the batch (``batched_eval``:
 the greedy policy, one torch call per step, seeds 20,000+, apart from the final evaluation's),
-and prints them; with ``--keep-best`` the run ends with (saves and finally evaluates) the
+and prints them with each side's share (W-D-L as gang 0 / as gang 1); with ``--keep-best`` the run ends with (saves and finally evaluates) the
 policy of the best periodic score (mean over the opponents of (wins + draws / 2) / games; a tie
 goes to the later policy).
 
@@ -100,7 +101,7 @@ DEFAULTS = dict(
     bc_decisions=0, bc_demonstrator="gunline", bc_epochs=4, bc_learning_rate=1e-3, kl_coef=0.0,
     eval_every=0, eval_games=32, keep_best=False, bc_winners_only=False, bc_dagger=0,
     mask_features=False, tactical_features=False, bc_report=False, pointer_head=False, tactical_planes=False,
-    init=None,
+    init=None, learner="random",
 )
 CONFIG_ONLY = ("reward",)  # set in the --config file, not on the command line
 
@@ -162,6 +163,13 @@ def parse_args(argv=None):
                          f"{args.rating_pairs}")
     if args.rating_pairs and not (args.run_dir or args.rate_run):
         raise SystemExit("--rating-pairs writes the snapshots and the rating curve to a folder: give --run-dir")
+    if args.learner != "random":
+        try:
+            args.learner = int(args.learner)
+        except ValueError:
+            raise SystemExit(f"--learner must be random or a gang index (0, 1, ...), got {args.learner!r}") from None
+        if args.learner < 0:
+            raise SystemExit(f"--learner must be random or a gang index (0, 1, ...), got {args.learner}")
     if args.init and args.bc_decisions:
         raise SystemExit("--init starts from a saved network; it does not combine with a warm start (--bc-decisions)")
     if args.bc_dagger and args.bc_winners_only:
@@ -656,8 +664,11 @@ def main(argv=None):
     pool = SnapshotPool(args.num_envs, args.pool_size, args.latest_prob, args.seed,
                         heuristic_prob=args.heuristic_prob) if args.opponent == "self" else None
     opponent = pool if pool is not None else args.opponent
-    env = make_env(args.num_envs, args.tactical_features, args.tactical_planes, opponent=opponent, seed=args.seed,
-                   scenario=args.scenario, reward=args.reward)
+    try:
+        env = make_env(args.num_envs, args.tactical_features, args.tactical_planes, opponent=opponent, seed=args.seed,
+                       scenario=args.scenario, reward=args.reward, learner=args.learner)
+    except ValueError as exc:
+        raise SystemExit(f"--learner: {exc}") from None
     agent = Agent(env.observation_space, env.n_actions, args.hidden,
                   MaskView(env.game) if args.mask_features else None,
                   (env.game.layout, env.game.dims) if args.pointer_head else None)
@@ -672,7 +683,7 @@ def main(argv=None):
         t0 = time.perf_counter()
         if args.bc_winners_only:  # a plain-reward twin of the training env says who won each game
             demo_env = make_env(args.num_envs, args.tactical_features, args.tactical_planes, opponent=opponent,
-                                seed=args.seed, game=env.game)
+                                seed=args.seed, game=env.game, learner=args.learner)
             demos = collect_demonstrations(demo_env, args.bc_demonstrator, args.bc_decisions, args.seed, True)
         else:
             demos = collect_demonstrations(env, args.bc_demonstrator, args.bc_decisions, args.seed)
@@ -699,7 +710,7 @@ def main(argv=None):
         if args.bc_report:
             # in games of their own (other seeds), so that the training env's games stay those of a run without
             held_env = make_env(args.num_envs, args.tactical_features, args.tactical_planes, opponent=opponent,
-                                seed=args.seed + 100, game=env.game)
+                                seed=args.seed + 100, game=env.game, learner=args.learner)
             held = collect_demonstrations(held_env, args.bc_demonstrator, max(1, args.bc_decisions // 5),
                                           args.seed + 100)
             del held_env
@@ -767,13 +778,15 @@ def main(argv=None):
         rows = [batched_eval(agent, env.game, name, args.eval_games) for name in args.eval_opponent.split(",")]
         score = float(np.mean([(r["win"] + r["draw"] / 2) / r["games"] for r in rows]))
         row = {"periodic_eval": update, "steps": global_step, "score": round(score, 4),
-               **{r["opponent"]: f"{r['win']}-{r['draw']}-{r['loss']}" for r in rows}}
+               **{r["opponent"]: f"{r['win']}-{r['draw']}-{r['loss']}" for r in rows},
+               "by_side": {r["opponent"]: ["-".join(map(str, wdl)) for wdl in r["sides"]] for r in rows}}
         history.append(row)
         if args.log_json:
             print(json.dumps(row), flush=True)
         else:
             print(f"periodic evaluation at {global_step} steps ({args.eval_games} paired games per opponent): "
-                  + ", ".join(f"{r['opponent']} {r['win']}-{r['draw']}-{r['loss']}" for r in rows)
+                  + ", ".join(f"{r['opponent']} {r['win']}-{r['draw']}-{r['loss']}"
+                              f" ({' / '.join(row['by_side'][r['opponent']])} by side)" for r in rows)
                   + f", score {score:.3f}", flush=True)
         if args.keep_best and (best is None or score >= best[0]):
             best = (score, update, copy.deepcopy(agent.state_dict()))
@@ -910,7 +923,8 @@ def batched_eval(net, game, opponent, pairs, seed0=20_000, name=None, sampled=Fa
         pool = SnapshotPool(pairs, greedy=not sampled)
         pool.add(name, opponent)
         name, opponent = name or "network", pool
-    res = {"opponent": name or opponent, "games": 0, "win": 0, "draw": 0, "loss": 0}
+    res = {"opponent": name or opponent, "games": 0, "win": 0, "draw": 0, "loss": 0,
+           "sides": [[0, 0, 0] for _ in range(game.dims.n_gangs)]}  # W-D-L with the network on gang g
     with torch.random.fork_rng():
         torch.manual_seed(seed0)
         for side in range(game.dims.n_gangs):
@@ -930,7 +944,9 @@ def _play_side(net, game, opponent, pairs, seed0, side, sampled, res):
             a = (Categorical(logits=logits).sample() if sampled else logits.argmax(1)).numpy()
         obs, r, d, _ = env.step(a)
         for b in np.flatnonzero(d & ~finished):
-            res["win" if r[b] > 0 else "loss" if r[b] < 0 else "draw"] += 1
+            outcome = 0 if r[b] > 0 else 2 if r[b] < 0 else 1
+            res[("win", "draw", "loss")[outcome]] += 1
+            res["sides"][side][outcome] += 1
         finished |= d
     res["games"] += pairs
 

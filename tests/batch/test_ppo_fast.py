@@ -96,6 +96,35 @@ def test_batched_eval_is_paired_and_deterministic(game2):
     a = ppo_fast.batched_eval(net, game2, "gunline", 3)
     assert a == ppo_fast.batched_eval(net, game2, "gunline", 3)
     assert a["games"] == 6 and a["win"] + a["draw"] + a["loss"] == 6
+    # by side: each side's 3 games, and the two sides add up to the totals
+    assert [sum(s) for s in a["sides"]] == [3, 3]
+    assert [sum(col) for col in zip(*a["sides"])] == [a["win"], a["draw"], a["loss"]]
+    # the side split is the one batched_eval's own per-side games give
+    for side in range(2):
+        one = {"games": 0, "win": 0, "draw": 0, "loss": 0, "sides": [[0, 0, 0], [0, 0, 0]]}
+        with torch.random.fork_rng():
+            torch.manual_seed(20_000)
+            ppo_fast._play_side(net, game2, "gunline", 3, 20_000, side, False, one)
+        assert one["sides"][side] == a["sides"][side] and one["sides"][1 - side] == [0, 0, 0]
+
+
+def test_ppo_fast_learner_side(capsys):
+    """--learner g trains on gang g only (every episode's learner_gang is g); anything but random or a
+    gang index of the scenario is refused naming the flag."""
+    hist = ppo_fast.main(["--num-envs", "4", "--num-steps", "8", "--hidden", "16", "--total-steps", "32",
+                          "--num-minibatches", "2", "--update-epochs", "1", "--learner", "1",
+                          "--eval-every", "1", "--eval-games", "1", "--eval-opponent", "random"])
+    periodic = [h for h in hist if "periodic_eval" in h]
+    assert periodic and all(len(h["by_side"]["random"]) == 2 for h in periodic)
+    assert "by side" in capsys.readouterr().out
+    env = ppo_fast.make_env(4, learner=1)
+    env.reset()
+    assert {i["learner_gang"] for i in env.reset_infos} == {1}
+    for bad in ("x", "-1"):
+        with pytest.raises(SystemExit, match="--learner must be random or a gang index"):
+            ppo_fast.parse_args(["--learner", bad])
+    with pytest.raises(SystemExit, match="--learner: learner must be 'random' or a gang index 0..1, got 5"):
+        ppo_fast.main(["--num-envs", "4", "--learner", "5", "--total-steps", "8"])
 
 
 def test_demonstrations_from_two_heuristics_of_won_games_only(game2):
