@@ -5,14 +5,15 @@ checkpoint, and a side agent that plays each gang with another agent ("sides:gun
 See docs/training.md.
 
     from agents import make_agent
-    agent = make_agent("gunline", seed=0)         # or "random", "aggressor", "rollout", "runs/x/checkpoints/last.zip"
+    agent = make_agent("gunline", seed=0)         # or "random", "aggressor", "rollout", "runs/x/checkpoints/last.zip",
+                                                  # "sides:gunline,aggressor", a ppo_fast .pt (with game=)
     action = agent.act(obs, mask, game=game)      # game: the necro_env Game being played
 """
-from .base import Agent, KernelAgent, SideAgent, make_agent
+from .base import Agent, KernelAgent, SideAgent, agent_name, make_agent
 from .checkpoint import CheckpointAgent, CheckpointMismatch
 from .heuristic import AggressorAgent, GunlineAgent
 from .random_agent import RandomAgent
 from .search import RolloutAgent
 
 __all__ = ["Agent", "KernelAgent", "RandomAgent", "GunlineAgent", "AggressorAgent", "CheckpointAgent",
-           "CheckpointMismatch", "RolloutAgent", "SideAgent", "make_agent"]
+           "CheckpointMismatch", "RolloutAgent", "SideAgent", "agent_name", "make_agent"]

@@ -111,10 +111,14 @@ def side_specs(spec: str) -> list[str] | None:
     return parts
 
 
-def make_agent(spec: str, seed: int = 0, **kw) -> Agent:
-    """An agent from a name (``BUILTIN``: "random", "gunline", "aggressor", "rollout": the search
-    agent of agents/search.py with its defaults), a checkpoint path (.zip), or ``sides:a,b,...``:
-    a ``SideAgent`` playing gang g with the g-th of those specs."""
+def make_agent(spec: str, seed: int = 0, game=None, deterministic: bool = True) -> Agent:
+    """The one builder of agents from a spec, used by every command: a name (``BUILTIN``: "random",
+    "gunline", "aggressor", "rollout": the search agent of agents/search.py with its defaults), a
+    MaskablePPO checkpoint (.zip, or any path: ``CheckpointAgent``, checked against ``game`` when
+    given; ``deterministic=False`` samples its actions, as training opponents and demonstrators
+    do), a ``training/ppo_fast.py --save`` network (.pt: needs ``game``; plays its most likely
+    action), or ``sides:a,b,...``: a ``SideAgent`` playing gang g with the g-th of those specs.
+    ``seed`` seeds the agent's own generator (every member of a side agent gets the same)."""
     from .checkpoint import CheckpointAgent
     from .heuristic import AggressorAgent, GunlineAgent
     from .random_agent import RandomAgent
@@ -125,8 +129,31 @@ def make_agent(spec: str, seed: int = 0, **kw) -> Agent:
         return table[spec](seed=seed)
     parts = side_specs(spec)
     if parts is not None:
-        return SideAgent([make_agent(p, seed=seed, **kw) for p in parts], name=spec)
+        return SideAgent([make_agent(p, seed=seed, game=game, deterministic=deterministic) for p in parts], name=spec)
+    if spec.endswith(".pt"):
+        if game is None or not deterministic:
+            raise ValueError(f"{spec}: a ppo_fast network (.pt) needs the game it plays (game=...) and plays "
+                             f"its most likely actions only (deterministic=True)")
+        from training.ppo_fast import load_network  # the network's file format lives with its trainer
+
+        return load_network(spec, game)
     if spec.endswith(".zip") or "/" in spec:
-        return CheckpointAgent(spec, **kw)
-    raise ValueError(f"unknown agent {spec!r}: use one of {', '.join(BUILTIN)}, a checkpoint path (.zip) or "
-                     f"sides:a,b (gang 0 played by a, gang 1 by b)")
+        return CheckpointAgent(spec, game=game, deterministic=deterministic, seed=seed)
+    raise ValueError(f"unknown agent {spec!r}: use one of {', '.join(BUILTIN)}, a checkpoint path (.zip), a "
+                     f"ppo_fast network (.pt) or sides:a,b (gang 0 played by a, gang 1 by b)")
+
+
+def agent_name(spec: str) -> str:
+    """The short name of a spec in tables and ratings: a built-in name as it is, a file as
+    <run folder>/<file stem> (the folder above checkpoints/ for a checkpoint), and a side agent as
+    sides: and its members' names."""
+    parts = side_specs(spec)
+    if parts is not None:
+        return SIDES + ",".join(agent_name(p) for p in parts)
+    if spec in BUILTIN:
+        return spec
+    from pathlib import Path
+
+    p = Path(spec)
+    folder = p.parent.parent if p.parent.name == "checkpoints" else p.parent
+    return f"{folder.name}/{p.stem}"

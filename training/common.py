@@ -101,23 +101,6 @@ def build_game_for(cfg: dict):
     return build_game(cfg["scenario"])
 
 
-def make_opponent(spec: str, seed: int, game=None):
-    """An Agent for an opponent or demonstrator spec: random / gunline / aggressor / rollout (the
-    search agent) / checkpoint path (played with sampled actions), or sides:a,b (gang g played by
-    the g-th of those specs; agents.base.SideAgent)."""
-    from agents import make_agent
-    from agents.base import BUILTIN, SideAgent, side_specs
-
-    if spec in BUILTIN:
-        return make_agent(spec, seed=seed)
-    parts = side_specs(spec)
-    if parts is not None:
-        return SideAgent([make_opponent(p, seed, game) for p in parts], name=spec)
-    from agents import CheckpointAgent
-
-    return CheckpointAgent(spec, game=game, seed=seed, deterministic=False)
-
-
 MIX_STREAM = 0x6D6978  # "mix": the opponent-mix generators' stream, apart from any other seeded by (seed, rank)
 
 
@@ -132,11 +115,13 @@ class OpponentMix:
     def __init__(self, weights: dict, seed: int, rank: int, game=None):
         import numpy as np
 
+        from agents import make_agent
+
         w = opponent_weights(weights)
         self.specs = list(w)
         self.p = np.array([w[s] for s in self.specs], np.float64)
         self.rng = np.random.default_rng((MIX_STREAM, seed, rank))
-        self.agents = [make_opponent(spec, seed=seed * 1000 + rank + 1 + 100 * j, game=game)
+        self.agents = [make_agent(spec, seed=seed * 1000 + rank + 1 + 100 * j, game=game, deterministic=False)
                        for j, spec in enumerate(self.specs)]
 
     def draw_index(self) -> int:
@@ -180,6 +165,7 @@ def make_env_fn(cfg: dict, rank: int, opponent=None, monitor_dir=None):
     def _thunk():
         from stable_baselines3.common.monitor import Monitor
 
+        from agents import make_agent
         from necro_env.envs.gym_wrapper import NecromundaGymEnv
 
         env = NecromundaGymEnv(scenario=cfg["scenario"], encoder=cfg["encoder"], learner=cfg.get("learner", "random"),
@@ -192,7 +178,7 @@ def make_env_fn(cfg: dict, rank: int, opponent=None, monitor_dir=None):
             keywords = ("opponent",)
         else:
             if isinstance(opp, str):
-                opp = make_opponent(opp, seed=cfg["seed"] * 1000 + rank + 1, game=env.game)
+                opp = make_agent(opp, seed=cfg["seed"] * 1000 + rank + 1, game=env.game, deterministic=False)
             env.opponents = [opp] * env.n_gangs
         env.reset(seed=cfg["seed"] * 1000 + rank)
         fn = None if monitor_dir is None else str(Path(monitor_dir) / f"env{rank}")

@@ -181,25 +181,12 @@ def plot(res: dict, path: Path) -> Path:
 
 # ------------------------------------------------------------------ CLI
 def build_agent(spec: str, game):
-    """(table name, Agent) for one necro-eval spec: a built-in name, a checkpoint .zip, a ppo_fast
-    --save .pt network, or sides:a,b (gang g played by the g-th of those; agents.base.SideAgent)."""
-    from agents import CheckpointAgent, make_agent
-    from agents.base import BUILTIN, SIDES, SideAgent, side_specs
+    """(table name, Agent) for one necro-eval spec (``agents.make_agent``: a built-in name, a
+    checkpoint .zip, a ppo_fast --save .pt network, or sides:a,b), the agent checked against
+    ``game`` and playing its most likely actions."""
+    from agents.base import agent_name, make_agent
 
-    from .ppo_fast import load_network
-
-    if spec in BUILTIN:
-        return spec, make_agent(spec)
-    parts = side_specs(spec)
-    if parts is not None:
-        members = [build_agent(p, game) for p in parts]
-        name = SIDES + ",".join(n for n, _ in members)
-        return name, SideAgent([a for _, a in members], name=name)
-    # a .pt is a training/ppo_fast.py --save network
-    agent = load_network(spec, game) if spec.endswith(".pt") else CheckpointAgent(spec, game=game)
-    p = Path(spec)
-    folder = p.parent.parent if p.parent.name == "checkpoints" else p.parent
-    return f"{folder.name}/{p.stem}", agent
+    return agent_name(spec), make_agent(spec, game=game)
 
 
 def build_agents(specs, game) -> dict:
@@ -237,7 +224,10 @@ def main(argv=None):
 
     log = (lambda m: print(m, file=sys.stderr)) if args.json else print
     game = build_game(args.scenario)
-    agents = build_agents(args.agents, game)
+    try:
+        agents = build_agents(args.agents, game)
+    except ValueError as exc:  # an unknown name, a malformed sides: spec, a refused checkpoint (CheckpointMismatch)
+        raise SystemExit(f"necro-eval: {exc}") from None
     only = None
     if args.against is not None:
         if args.against not in agents:

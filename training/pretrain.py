@@ -47,13 +47,15 @@ def collect(cfg: dict, games: int, demonstrator: str = "gunline", seed: int | No
 
     The env is built by ``common.make_env_fn`` exactly like a training env, as rank ``DEMO_RANK``
     (opponent agent seed ``seed * 1000 + 700_001``; a mix draws from its generator for that rank)."""
-    from .common import make_env_fn, make_opponent, opponent_label
+    from agents import make_agent
+
+    from .common import make_env_fn, opponent_label
 
     seed = cfg["seed"] if seed is None else seed
     gamma = cfg["ppo"]["gamma"]
     env = make_env_fn({**cfg, "seed": seed}, DEMO_RANK)()
     base = env.unwrapped
-    demo = make_opponent(demonstrator, seed=seed * 1000 + 699_998, game=base.game)
+    demo = make_agent(demonstrator, seed=seed * 1000 + 699_998, game=base.game, deterministic=False)
     obs_l, mask_l, act_l, ret_l = [], [], [], []
     results = {"win": 0, "draw": 0, "loss": 0}
     opponents = []

@@ -134,13 +134,15 @@ class ModelAgent:
 def periodic_eval(model, cfg, game, timesteps, elapsed) -> list[dict]:
     """Paired games (eval.periodic_games) against each training opponent: the one opponent, or
     every spec of the mix. One progress.csv row per opponent."""
-    from .common import make_opponent, opponent_weights
+    from agents import make_agent
+
+    from .common import opponent_weights
     from .evaluate import paired_match, summarize
 
     rows = []
     pairs = max(1, cfg["eval"]["periodic_games"] // 2)
     for spec in opponent_weights(cfg["opponent"]):
-        opp = make_opponent(spec, seed=1, game=game)
+        opp = make_agent(spec, seed=1, game=game, deterministic=False)  # checkpoints sample, as in training
         m = paired_match(game, ModelAgent(model, cfg["encoder"]), opp, pairs, seed0=500_000)
         row = summarize("learner", spec, m)
         rows.append({"timesteps": timesteps, "seconds": round(elapsed, 1), "opponent": spec, "games": row["games"],

@@ -102,3 +102,38 @@ def test_the_tactical_encoders_fingerprint_covers_its_rows_and_planes(monkeypatc
     monkeypatch.undo()
     monkeypatch.setattr(tactical, "TACTICAL_CHANNELS", tactical.TACTICAL_CHANNELS[1:] + tactical.TACTICAL_CHANNELS[:1])
     assert _encoder_fingerprint("tactical") != before["tactical"]
+
+
+def test_make_agent_is_the_one_builder_of_every_spec(saved, tmp_path):
+    """make_agent builds checkpoints as necro-eval plays them (most likely action) and as training
+    opponents play them (deterministic=False: sampled from the agent's own seeded generator), in
+    side agents too; agent_name names every spec for tables; a ppo_fast .pt needs the game."""
+    from agents import SideAgent, agent_name, make_agent
+    from training.evaluate import build_agent
+
+    path, game = saved
+    greedy = make_agent(str(path), game=game)
+    sampled = make_agent(str(path), seed=5, game=game, deterministic=False)
+    assert isinstance(greedy, CheckpointAgent) and greedy.deterministic and not sampled.deterministic
+    again = make_agent(str(path), seed=5, game=game, deterministic=False)
+    game.reset(3)
+    from necro_env.envs.encoders import make_encoder
+
+    obs = make_encoder("flat").encode(game, game.current_gang)
+    draws = [sampled.act(obs, game.mask[0], game=game) for _ in range(20)]
+    assert draws == [again.act(obs, game.mask[0], game=game) for _ in range(20)]  # the seed reaches the agent
+    side = make_agent(f"sides:gunline,{path}", seed=5, game=game, deterministic=False)
+    assert isinstance(side, SideAgent) and not side.agents[1].deterministic
+    assert agent_name("gunline") == "gunline"
+    assert agent_name("runs/r1/checkpoints/last.zip") == "r1/last"
+    assert agent_name("runs/r2/final.zip") == "r2/final"
+    assert agent_name("sides:gunline,runs/r2/net.pt") == "sides:gunline,r2/net"
+    assert build_agent(str(path), game)[0] == f"{path.parent.name}/m"
+    with pytest.raises(ValueError, match="a ppo_fast network \\(.pt\\) needs the game"):
+        make_agent(str(tmp_path / "net.pt"))
+    with pytest.raises(ValueError, match="unknown agent 'snipr'"):
+        build_agent("snipr", game)
+    from training.evaluate import main
+
+    with pytest.raises(SystemExit, match="necro-eval: unknown agent 'snipr'"):
+        main(["gunline", "snipr", "--pairs", "1", "--runs-dir", str(tmp_path)])
