@@ -11,7 +11,8 @@ torch call per snapshot and step. Illegal actions are masked out of
 the policy's logits. Every update prints environment steps per second (the learner's steps
 over all games), the time split between the environment and the network, and the finished games'
 mean return. A YAML file given with ``--config`` sets defaults for any flag (keys use
-underscores: ``num_envs: 512``); flags on the command line win. ``reward:`` (config file only)
+underscores: ``num_envs: 512``; ``extends: base.yaml`` varies another file, necro_env/config/extends.py);
+flags on the command line win. ``reward:`` (config file only)
 takes the reward options of ``necro_env.envs.rewards.RewardSpec`` (draw penalty, casualty and
 approach shaping), paid inside the compiled batch. ``--eval-pairs N`` ends the run with the
 paired evaluation of ``necro-eval`` (training/evaluate.py: N seeds x both sides, the greedy
@@ -83,7 +84,6 @@ from pathlib import Path
 
 import numpy as np
 import torch
-import yaml
 from torch import nn
 from torch.distributions import Categorical
 
@@ -112,7 +112,13 @@ def parse_args(argv=None):
     known, _ = pre.parse_known_args(argv)
     defaults = dict(DEFAULTS)
     if known.config:
-        data = yaml.safe_load(Path(known.config).read_text()) or {}
+        from necro_env.config.errors import ConfigError
+        from necro_env.config.extends import read_with_extends
+
+        try:
+            data = read_with_extends(Path(known.config))  # a file may vary another (extends: base.yaml)
+        except ConfigError as exc:
+            raise SystemExit(str(exc)) from None
         unknown = sorted(set(data) - set(DEFAULTS))
         if unknown:
             raise SystemExit(f"{known.config}: unknown keys {unknown}; allowed: {sorted(DEFAULTS)}")

@@ -213,12 +213,18 @@ def _validate(model, data, file):
         raise from_validation_error(file, exc, model) from None
 
 
-def load_file(model, path, default: str | None = None):
+def load_file(model, path, default: str | None = None, extends: bool = False):
     """(resolved path, validated ``model``) of a YAML config file; ``path=None`` takes ``default``
-    under the config root. Errors are ``ConfigError`` naming file, field, value and what is allowed."""
+    under the config root; ``extends``: the file may vary another (``extends:``,
+    necro_env/config/extends.py). Errors are ``ConfigError`` naming file, field, value and what is
+    allowed."""
     file = config_root() / default if path is None else resolve_path(path)
     if path is None and not file.is_file():
         raise ConfigError(file, "(file)", str(file), "the default config file is missing")
+    if extends:
+        from .extends import read_with_extends
+
+        return file, _validate(model, read_with_extends(file), file)
     return file, _validate(model, read_yaml(file), file)
 
 

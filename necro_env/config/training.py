@@ -166,5 +166,5 @@ class TrainingFile(Strict):
 
 def load_training(path=None) -> TrainingFile:
     """Validate a training config (default configs/training/default.yaml); errors name file and field."""
-    _, data = load_file(TrainingFile, path, "training/default.yaml")
+    _, data = load_file(TrainingFile, path, "training/default.yaml", extends=True)
     return data
