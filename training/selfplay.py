@@ -20,8 +20,9 @@ sampled (not argmax) actions from their own generators. The learner's side is dr
 every reset, and so is the game seed, hence the deployment.
 
 Rating curve: every new snapshot plays ``rating_games`` paired games against the random
-agent and against every older snapshot still in the pool; a Bradley-Terry fit over all
-such games so far (random = 0) rates every snapshot. rating_curve.csv holds one row per
+agent (and the other built-in ``rating_anchors``, e.g. ``[random, gunline, aggressor]``: fixed
+points of the same scale, drawn as lines on the curve) and against every older snapshot still in
+the pool; a Bradley-Terry fit over all such games so far (random = 0) rates every snapshot. rating_curve.csv holds one row per
 snapshot (its steps and its rating in the final fit), rating_curve.png plots it, and
 ratings.csv / rating_games.csv keep the fit and the games.
 """
@@ -99,13 +100,14 @@ def make_selfplay_venv(cfg, pool, run):
     return DummyVecEnv([thunk(r) for r in range(cfg["n_envs"])])  # the pool is shared: one process
 
 
-def rate_snapshot(game, pool_entries, new_name, new_agent, games, seed0, run, log=print):
-    """Paired games of the new snapshot against random and every pool member; rows appended to rating_games.csv."""
+def rate_snapshot(game, pool_entries, new_name, new_agent, games, seed0, run, log=print, anchors=("random",)):
+    """Paired games of the new snapshot against the fixed ``anchors`` (built-in agents, random first)
+    and every pool member; rows appended to rating_games.csv."""
     from agents import make_agent
 
     from .evaluate import paired_match
 
-    opponents = [("random", make_agent("random", seed=7))] + pool_entries
+    opponents = [(a, make_agent(a, seed=7)) for a in anchors] + pool_entries
     for name, agent in opponents:
         m = paired_match(game, new_agent, agent, max(1, games // 2), seed0)
         record_rating_game(run, new_name, name, m)
@@ -198,11 +200,11 @@ def selfplay(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
         save_checkpoint(model, last, game, cfg["encoder"], {"run": cfg["name"]})
         new_agent = CheckpointAgent(path, game=game, deterministic=False, seed=99, name=name)
         rate_snapshot(game, [(a.name, a) for a in pool.agents], name, new_agent, sp["rating_games"],
-                      seed0=200_000 + n, run=run, log=log)
+                      seed0=200_000 + n, run=run, log=log, anchors=sp["rating_anchors"])
         pool.add(path, game)
         snapshots.append((name, n))
         write_json(state_file, {"snapshots": snapshots, "pool": [str(p) for p in pool.paths]})
-        ratings = write_rating_curve(run, snapshots)
+        ratings = write_rating_curve(run, snapshots, sp["rating_anchors"])
         log(f"[selfplay] {n} steps ({time.time() - t0:.0f} s): pool {[a.name for a in pool.agents]}, "
             f"rating of {name}: {ratings.get(name, 0):+.0f}")
 
@@ -219,7 +221,7 @@ def selfplay(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
         snapshot(model)
     save_checkpoint(model, run / "final.zip", game, cfg["encoder"], {"run": cfg["name"]})
     venv.close()
-    ratings = write_rating_curve(run, snapshots)
+    ratings = write_rating_curve(run, snapshots, sp["rating_anchors"])
     return {"snapshots": snapshots, "ratings": ratings, "timesteps": int(model.num_timesteps), "game": game}
 
 

@@ -103,6 +103,17 @@ class SelfPlayFile(Strict):
     latest_prob: float = Field(default=0.5, ge=0, le=1)  # P(opponent = newest snapshot); else uniform over the pool
     heuristic_prob: float = Field(default=0.0, ge=0, le=1)  # P(opponent = a scripted agent, for anchoring)
     rating_games: int = Field(default=20, ge=2)  # paired games per snapshot when rating the pool
+    # the fixed opponents every snapshot is also rated against (random = 0 of the scale; the
+    # heuristics are lines on the curve to read it by)
+    rating_anchors: list[Literal["random", "gunline", "aggressor"]] = Field(default_factory=lambda: ["random"])
+
+    @model_validator(mode="after")
+    def _random_anchors_the_scale(self):
+        if "random" not in self.rating_anchors:
+            raise FieldProblem(("rating_anchors",), self.rating_anchors, "must include random (the rating scale's 0)")
+        if len(set(self.rating_anchors)) != len(self.rating_anchors):
+            raise FieldProblem(("rating_anchors",), self.rating_anchors, "each anchor once")
+        return self
 
 
 class PretrainFile(Strict):

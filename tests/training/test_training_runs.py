@@ -57,6 +57,30 @@ def test_selfplay_builds_a_pool_and_a_rating_curve(tmp_path, tiny_config):
     assert len(rows) == 1 + 1 + 2  # snap_64 vs random; snap_128 vs random and snap_64
 
 
+def test_selfplay_rates_snapshots_against_the_heuristics_as_anchors(tmp_path, tiny_config):
+    """selfplay.rating_anchors: every snapshot also plays the listed built-in agents, which the fit
+    rates on the same scale (written to ratings.csv) and the curve draws as lines; random must be one."""
+    cfg = tiny_config(name="spa", total=128, extra="""
+        selfplay: {pool_size: 2, snapshot_every: 64, rating_games: 2, rating_anchors: [random, gunline]}
+    """)
+    out = selfplay.main(["--config", str(cfg), "--runs-dir", str(tmp_path)])
+    run = tmp_path / "spa"
+    games = [r.split(",")[:2] for r in (run / "rating_games.csv").read_text().splitlines()[1:]]
+    assert games == [["snap_64", "random"], ["snap_64", "gunline"],
+                     ["snap_128", "random"], ["snap_128", "gunline"], ["snap_128", "snap_64"]]
+    assert "gunline" in out["ratings"] and out["ratings"]["random"] == 0.0
+    assert "gunline," in (run / "ratings.csv").read_text()
+    from necro_env.config import ConfigError
+    from necro_env.config.training import load_training
+
+    for anchors, why in (("[gunline]", "must include random"), ("[random, random]", "each anchor once"),
+                         ("[random, sniper]", "sniper")):
+        bad = tiny_config(name="bad", extra=f"selfplay: {{rating_anchors: {anchors}}}\n")
+        with pytest.raises(ConfigError, match=why) as err:
+            load_training(bad)
+        assert "rating_anchors" in str(err.value)
+
+
 def test_pool_keeps_the_first_and_newest_snapshots():
     pool = selfplay.OpponentPool({"pool_size": 3, "latest_prob": 1.0, "heuristic_prob": 0.0}, seed=0)
     assert pool.sample() is pool.random
