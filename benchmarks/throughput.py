@@ -321,12 +321,16 @@ def memory_per_game():
             "total_kb": round((state + core.mask.nbytes // 8) / 1024, 2)}
 
 
-def start_time(cold: bool, api: str = "numpy"):
+def start_time(cold: bool, api: str = "numpy", cache_dir=None):
+    """The start-up script's times in a subprocess; ``cold``: with an empty ``NUMBA_CACHE_DIR`` (a
+    new temporary folder, or ``cache_dir``, which the caller provides empty and removes)."""
     module, cls = START_ENVS[api]
     script = _START_SCRIPT.replace("{module}", module).replace("{cls}", cls)
     env = dict(os.environ)
     tmp = None
-    if cold:
+    if cold and cache_dir is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache_dir)
+    elif cold:
         tmp = tempfile.TemporaryDirectory()
         env["NUMBA_CACHE_DIR"] = tmp.name
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -18,7 +18,8 @@ Calls from Python keep numba's own typing (Python ints are ``int64`` already).
 They are also compiled by :class:`~necro_env.core.borrowed_args.BorrowedArgsCompiler`, whose
 functions borrow their arguments instead of reference-counting them (that module's docstring),
 and large ones are compiled *separately*: called by their callers instead of linked into them
-(:mod:`necro_env.core.separate`).
+(:mod:`necro_env.core.separate`). A cached function is compiled by one process at a time
+(:mod:`necro_env.core.compile_lock`): another process asking for it waits and loads the result.
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from numba.core import sigutils, types
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
 
-from . import lazy_link, separate
+from . import compile_lock, lazy_link, separate
 from .borrowed_args import BorrowedArgsCompiler
 
 separate.install()
@@ -62,7 +63,7 @@ class OneVersionDispatcher(CPUDispatcher):
         done = self.overloads.get(args)
         if done is not None:
             return done.entry_point
-        with global_compiler_lock:
+        with global_compiler_lock, compile_lock.held(self):  # one process at a time (compile_lock)
             if args in self.overloads:
                 return self.overloads[args].entry_point
             deps = separate.load_deps(self, args)
