@@ -20,9 +20,9 @@ policy against ``--eval-opponent``), so its win rate compares with the SB3 runs'
 ``--eval-every U`` also plays, every U updates (and once before the first), ``--eval-games``
 paired games per side against each ``--eval-opponent`` inside the batch (``batched_eval``:
 the greedy policy, one torch call per step, seeds 20,000+, apart from the final evaluation's),
-and prints them with each side's share (W-D-L as gang 0 / as gang 1); with ``--keep-best`` the run ends with (saves and finally evaluates) the
-policy of the best periodic score (mean over the opponents of (wins + draws / 2) / games; a tie
-goes to the later policy).
+and prints them with each side's share (W-D-L as gang 0 / as gang 1); with ``--keep-best`` the
+run ends with (saves and finally evaluates) the policy of the best periodic score (mean over the
+opponents of (wins + draws / 2) / games; a tie goes to the later policy).
 
 Warm start and anchor: with ``--bc-decisions N`` the run first records N learner decisions of a
 compiled heuristic (``--bc-demonstrator``, default gunline, or a list ``gunline,aggressor`` that
