@@ -29,7 +29,9 @@ compiled heuristic (``--bc-demonstrator``, default gunline, or a list ``gunline,
 shares the games between them, or ``sides:gunline,aggressor``: gang g's decisions by the g-th;
 with ``--bc-winners-only`` only the games the demonstrator won count) playing the learner's side
 of the same batched games (its choices drawn by ``BatchedGames.sample``, so the demonstrations
-cost compiled time only), clones them into the network (``--bc-epochs`` of masked cross-entropy),
+cost compiled time only), clones them into the network (``--bc-epochs`` of masked cross-entropy;
+``--bc-kind-weight P`` weighs each decision by its kind's count to the power -P, so that rare kinds
+such as Take Cover are not drowned by moves and selections),
 and keeps a frozen copy of the cloned network. ``--kl-coef`` then adds kl_coef x KL(cloned ||
 current) over the legal actions of each PPO minibatch, so PPO improves on the demonstrator instead
 of drifting away from it.
@@ -101,7 +103,7 @@ DEFAULTS = dict(
     bc_decisions=0, bc_demonstrator="gunline", bc_epochs=4, bc_learning_rate=1e-3, kl_coef=0.0,
     eval_every=0, eval_games=32, keep_best=False, bc_winners_only=False, bc_dagger=0,
     mask_features=False, tactical_features=False, bc_report=False, pointer_head=False, tactical_planes=False,
-    init=None, learner="random",
+    init=None, learner="random", bc_kind_weight=0.0,
 )
 CONFIG_ONLY = ("reward",)  # set in the --config file, not on the command line
 
@@ -176,6 +178,8 @@ def parse_args(argv=None):
             raise SystemExit(f"--learner must be random or a gang index (0, 1, ...), got {args.learner!r}") from None
         if args.learner < 0:
             raise SystemExit(f"--learner must be random or a gang index (0, 1, ...), got {args.learner}")
+    if not 0.0 <= args.bc_kind_weight <= 1.0:
+        raise SystemExit(f"--bc-kind-weight must be in [0, 1] (the power of a kind's count), got {args.bc_kind_weight}")
     if args.init and args.bc_decisions:
         raise SystemExit("--init starts from a saved network; it does not combine with a warm start (--bc-decisions)")
     if args.bc_dagger and args.bc_winners_only:
@@ -632,8 +636,21 @@ def accuracy_by_kind(agent, demos, game, batch_size=512):
             for k in np.unique(kind)}
 
 
-def clone(agent, opt, demos, epochs, batch_size):
-    """Masked cross-entropy on the demonstrations; returns the accuracy of each epoch."""
+def kind_weights(actions, layout, power):
+    """Per-decision weights of the cloning loss (``--bc-kind-weight``): a decision whose action is of a
+    kind demonstrated n times weighs n ** -power, scaled to a mean of 1 (power 0: all 1; 0.5: rare
+    kinds such as Take Cover count for more than by their share; 1: every kind alike in all)."""
+    from necro_env.rulesets.necromunda.codec import N_KINDS
+
+    kinds = np.searchsorted(np.asarray(layout)[:N_KINDS], np.asarray(actions), side="right") - 1
+    counts = np.bincount(kinds, minlength=N_KINDS).astype(np.float64)
+    w = counts[kinds] ** -power
+    return torch.from_numpy((w / w.mean()).astype(np.float32))
+
+
+def clone(agent, opt, demos, epochs, batch_size, weights=None):
+    """Masked cross-entropy on the demonstrations (each decision's term times ``weights``, if
+    given: ``kind_weights``); returns the accuracy of each epoch."""
     obs, mask, act = demos
     n = len(act)
     accs = []
@@ -643,7 +660,10 @@ def clone(agent, opt, demos, epochs, batch_size):
         for s in range(0, n, batch_size):
             idx = perm[s:s + batch_size]
             logits = agent.masked_logits({k: x[idx] for k, x in obs.items()}, mask[idx])
-            loss = nn.functional.cross_entropy(logits, act[idx])
+            if weights is None:
+                loss = nn.functional.cross_entropy(logits, act[idx])
+            else:
+                loss = (nn.functional.cross_entropy(logits, act[idx], reduction="none") * weights[idx]).mean()
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -694,7 +714,9 @@ def main(argv=None):
         else:
             demos = collect_demonstrations(env, args.bc_demonstrator, args.bc_decisions, args.seed)
         bc_opt = torch.optim.Adam(agent.parameters(), lr=args.bc_learning_rate)
-        accs = clone(agent, bc_opt, demos, args.bc_epochs, 512)
+        weigh = (lambda d: kind_weights(d[2].numpy(), env.game.layout, args.bc_kind_weight)) \
+            if args.bc_kind_weight else (lambda d: None)
+        accs = clone(agent, bc_opt, demos, args.bc_epochs, 512, weigh(demos))
         print(f"warm start: {len(demos[2])} decisions of {args.bc_demonstrator}"
               f"{' (won games only)' if args.bc_winners_only else ''}, {args.bc_epochs} epochs, "
               f"accuracy {', '.join(f'{a:.3f}' for a in accs)} ({time.perf_counter() - t0:.0f} s)", flush=True)
@@ -708,7 +730,7 @@ def main(argv=None):
                                              player=player)
             agreed = float((torch.from_numpy(np.concatenate(played)) == visited[2]).float().mean())
             demos = join_demonstrations(demos, visited)
-            accs = clone(agent, bc_opt, demos, args.bc_epochs, 512)
+            accs = clone(agent, bc_opt, demos, args.bc_epochs, 512, weigh(demos))
             print(f"DAgger round {r + 1}: {len(visited[2])} states the cloned network reached (its choice was "
                   f"{args.bc_demonstrator}'s in {agreed:.3f}); {len(demos[2])} decisions in all, accuracy "
                   f"{', '.join(f'{a:.3f}' for a in accs)} ({time.perf_counter() - t0:.0f} s)", flush=True)

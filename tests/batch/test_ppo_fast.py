@@ -394,3 +394,33 @@ def test_a_saved_network_carries_its_flags_and_plays_in_necro_eval(tmp_path, cap
     ppo_fast.main(["--num-envs", "4", "--num-steps", "8", "--hidden", "32", "--total-steps", "32",
                    "--num-minibatches", "2", "--update-epochs", "1", "--opponent", "random", "--pointer-head",
                    "--tactical-features", "--tactical-planes", "--init", str(bare), "--learning-rate", "0"])
+
+
+def test_kind_weights_give_rare_kinds_more_weight_and_keep_a_mean_of_one(game2):
+    """--bc-kind-weight P: a decision of a kind demonstrated n times weighs n ** -P (mean 1); the kind
+    of a flat action is codec.decode's; P = 0 weighs every decision 1."""
+    import numpy as np
+    import torch
+
+    from necro_env.rulesets.necromunda.codec import A_END, A_MOVE, A_SELECT, decode, encode
+
+    lay, nf = game2.layout, game2.dims.n_fighters
+    acts = np.array([encode(lay, nf, A_MOVE, c, 0) for c in range(6)] + [encode(lay, nf, A_SELECT, 0, 0)] * 3
+                    + [encode(lay, nf, A_END, 0, 0)])
+    assert [decode(lay, nf, int(a))[0] for a in acts] == [A_MOVE] * 6 + [A_SELECT] * 3 + [A_END]
+    w = ppo_fast.kind_weights(acts, lay, 1.0)
+    assert float(w.mean()) == pytest.approx(1.0)
+    # each kind's decisions weigh the same in all: 6 moves, 3 selections and 1 end count alike
+    assert float(w[:6].sum()) == pytest.approx(float(w[6:9].sum())) == pytest.approx(float(w[9]))
+    half = ppo_fast.kind_weights(acts, lay, 0.5)
+    assert float(half[9] / half[0]) == pytest.approx(6 ** 0.5)
+    assert torch.equal(ppo_fast.kind_weights(acts, lay, 0.0), torch.ones(10))
+    with pytest.raises(SystemExit, match="--bc-kind-weight must be in"):
+        ppo_fast.parse_args(["--bc-kind-weight", "2"])
+
+
+def test_a_warm_start_with_kind_weights_runs(capsys):
+    hist = ppo_fast.main(["--num-envs", "4", "--num-steps", "8", "--hidden", "16", "--total-steps", "32",
+                          "--num-minibatches", "2", "--update-epochs", "1", "--bc-decisions", "32",
+                          "--bc-epochs", "1", "--bc-kind-weight", "0.5"])
+    assert hist[-1]["steps"] == 32 and "warm start: 32 decisions of gunline" in capsys.readouterr().out
