@@ -33,7 +33,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.throughput import START_ENVS, _START_SCRIPT, start_time
+from benchmarks.throughput import start_script, start_time
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -114,8 +114,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.jobs < 2 or not 0.0 < args.split < 1.0:
         raise SystemExit(f"--jobs must be >= 2 and --split in (0, 1), got {args.jobs}, {args.split}")
-    module, cls = START_ENVS["numpy"]
-    script = _START_SCRIPT.replace("{module}", module).replace("{cls}", cls)
+    script = start_script("numpy")
     out = {"jobs": args.jobs, "split": args.split}
     with tempfile.TemporaryDirectory() as tmp:
         plan = Path(tmp) / "plan.pkl"

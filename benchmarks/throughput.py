@@ -321,11 +321,16 @@ def memory_per_game():
             "total_kb": round((state + core.mask.nbytes // 8) / 1024, 2)}
 
 
+def start_script(api: str = "numpy") -> str:
+    """The start-up script with the env of ``api`` (``START_ENVS``)."""
+    module, cls = START_ENVS[api]
+    return _START_SCRIPT.replace("{module}", module).replace("{cls}", cls)
+
+
 def start_time(cold: bool, api: str = "numpy", cache_dir=None):
     """The start-up script's times in a subprocess; ``cold``: with an empty ``NUMBA_CACHE_DIR`` (a
     new temporary folder, or ``cache_dir``, which the caller provides empty and removes)."""
-    module, cls = START_ENVS[api]
-    script = _START_SCRIPT.replace("{module}", module).replace("{cls}", cls)
+    script = start_script(api)
     env = dict(os.environ)
     tmp = None
     if cold and cache_dir is not None:
