@@ -221,8 +221,10 @@ def main(argv=None):
     if args.pairs < 1:
         ap.error("--pairs must be at least 1")
     from necro_env.envs.necromunda_env import build_game
+    from necro_env.warmup import ensure as warm_up
 
     log = (lambda m: print(m, file=sys.stderr)) if args.json else print
+    warm_up()
     game = build_game(args.scenario)
     try:
         agents = build_agents(args.agents, game)

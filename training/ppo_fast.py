@@ -681,6 +681,9 @@ def main(argv=None):
     torch.set_flush_denormal(True)  # denormal floats slow a trained network's backward pass several-fold
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)
+    from necro_env.warmup import ensure as warm_up
+
+    warm_up()  # a cold cache compiles on every core (necro_env.warmup)
     if args.rate_run:
         from necro_env.envs.necromunda_env import build_game
 

@@ -35,6 +35,8 @@ from pathlib import Path
 
 import numpy as np
 
+from necro_env.warmup import ensure as warm_up
+
 from .common import (
     ROOT, EpisodeOpponentEnv, append_csv, build_game_for, has_progress_bar, load_config, new_model, prepare_run,
     tb_log_dir, torch_setup, write_json,
@@ -244,6 +246,7 @@ def main(argv=None):
 
         raise ConfigError(args.config, "vec_env", "batched", "necro-selfplay plays its pool of checkpoints in "
                                                              "Python envs: expected dummy")
+    warm_up()
     run = prepare_run(cfg, args.runs_dir)
     out = selfplay(cfg, run, resume=args.resume)
     if cfg["eval"]["games"] > 0:

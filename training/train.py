@@ -23,6 +23,8 @@ import argparse
 import time
 from pathlib import Path
 
+from necro_env.warmup import ensure as warm_up
+
 from .common import (
     DEFAULT_CONFIG, append_csv, build_game_for, has_progress_bar, load_config, make_vec_env, new_model,
     opponent_label, parse_opponent_arg, prepare_run, read_csv, record_final_game, tb_log_dir, torch_setup,
@@ -282,6 +284,7 @@ def main(argv=None):
     cfg = load_config(args.config, {"opponent": parse_opponent_arg(args.opponent), "total_timesteps": args.timesteps,
                                     "n_envs": args.n_envs, "eval.games": args.eval_games,
                                     "pretrain.demonstrator": args.demonstrator, "name": args.name})
+    warm_up()
     run = prepare_run(cfg, args.runs_dir)
     out = train(cfg, run, resume=args.resume)
     summary = {"timesteps": out["timesteps"], "train_seconds": out["train_seconds"]}

@@ -1,0 +1,158 @@
+"""necro_env.warmup: the shipped compile plan is the code's, and processes compiling it fill a cold cache.
+
+- the plan in ``necro_env/compile_plan.json`` equals a fresh recording of ``PLAN_SCRIPT`` (units,
+  order and argument types): a change of the compiled functions' names or types must re-record it;
+- its argument types round-trip through the JSON encoding;
+- on a small module: the recording lists the units callees first, with the units each calls; a
+  helper compiles the units no other process has claimed; ``necro-warmup --jobs 2`` on an empty cache compiles every unit (a script then
+  loads each from the cache), and a second run finds them all cached;
+- a corrupt plan is refused with a message naming the file (the command) or skipped with a warning
+  (``ensure`` inside a run, which then compiles on first use as before).
+"""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from necro_env import warmup
+
+pytestmark = pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="compiled code only")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+MODULE = '''
+from necro_env.core.jit import njit
+
+@njit(cache=True, separate=True)
+def base(x, k):
+    s = 0
+    for i in range(k):
+        s += x * i
+    return s
+
+@njit(cache=True)
+def uses_base(x):
+    return base(x, 4) + 1
+
+@njit(cache=True)
+def scale(a, f):
+    return a.sum() * f
+
+@njit(cache=True)
+def pair(t):
+    return t[0] + t[1]
+'''
+
+SCRIPT = '''
+import numpy as np
+import wmod
+print(wmod.uses_base(3), wmod.scale(np.arange(4, dtype=np.int16), 0.5), wmod.pair((np.int64(2), np.int64(5))))
+print(sum(sum(f.stats.cache_hits.values()) for f in (wmod.base, wmod.uses_base, wmod.scale, wmod.pair)),
+      sum(sum(f.stats.cache_misses.values()) for f in (wmod.base, wmod.uses_base, wmod.scale, wmod.pair)))
+'''
+
+
+def _env(tmp_path, cache):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / cache))
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT), env.get("PYTHONPATH", "")])
+    env.pop("NECRO_WARMUP_JOBS", None)
+    return env
+
+
+def _index_files(cache_dir: Path) -> set[str]:
+    return {p.name.split("-")[0].split(".")[-1] for p in cache_dir.rglob("*.nbi")}  # wmod.scale-20.py311.nbi
+
+
+def test_the_shipped_plan_is_a_fresh_recording_of_the_plan_script():
+    shipped = warmup.read_plan()
+    fresh = warmup.record()
+    assert [(u["module"], u["function"]) for u in fresh] == [(u["module"], u["function"]) for u in shipped], \
+        "the compile plan is outdated: run `python -m necro_env.warmup --record`"
+    assert fresh == shipped, "argument types changed: run `python -m necro_env.warmup --record`"
+    assert len(shipped) > 50  # the engine, the batch kernel and the encoders
+
+
+def test_the_plan_types_round_trip_and_resolve():
+    units = warmup.read_plan()
+    resolved = warmup.resolve(units)
+    for u, (disp, args, deps) in zip(units, resolved):
+        assert [warmup.encode_type(a) for a in args] == u["args"]
+        assert disp.py_func.__qualname__ == u["function"] and deps == u["deps"]
+
+
+def test_recording_a_helper_slice_and_a_two_process_warm_up_on_a_cold_cache(tmp_path):
+    (tmp_path / "wmod.py").write_text(MODULE)
+    rows = warmup.record(SCRIPT, env=_env(tmp_path, "c0"), cwd=tmp_path)
+    # the units in the order they finished: base (separate) before its caller; scale with int16 arrays
+    assert [r["function"] for r in rows] == ["base", "uses_base", "scale", "pair"]
+    assert [r["deps"] for r in rows] == [[], [0], [], []]  # uses_base calls base
+    assert rows[2]["args"] == [{"array": "int16", "ndim": 1, "layout": "C", "readonly": False}, "float64"]
+    assert rows[3]["args"] == [{"tuple": ["int64", "int64"]}]
+    plan = tmp_path / "plan.json"
+    warmup.write_plan(rows, plan)
+    assert warmup.read_plan(plan) == rows
+
+    # a helper takes the units no other process has claimed (units 0 and 1 are claimed and done here)
+    env = _env(tmp_path, "c1")
+    claims = tmp_path / "claims"
+    claims.mkdir()
+    for i in (0, 1):
+        (claims / f"{i}.claim").touch()
+        (claims / f"{i}.done").touch()
+    cmd = [sys.executable, "-m", "necro_env.warmup", "--plan", str(plan)]
+    r = subprocess.run(cmd + ["--helper", str(claims)], env=env, cwd=tmp_path, capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["2"]
+    assert _index_files(tmp_path / "c1") == {"scale", "pair"}
+    assert sorted(p.name for p in claims.iterdir()) == sorted(f"{i}.{k}" for i in range(4) for k in ("claim", "done"))
+
+    env = _env(tmp_path, "c2")
+    r = subprocess.run(cmd + ["--jobs", "2"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "4 compiled with 2 processes" in r.stdout
+    assert _index_files(tmp_path / "c2") == {"base", "uses_base", "scale", "pair"}
+    r = subprocess.run([sys.executable, "-c", SCRIPT], env=env, cwd=tmp_path, capture_output=True, text=True,
+                       timeout=600, check=True)
+    first, counts = r.stdout.strip().splitlines()
+    assert first.split() == ["19", "3.0", "7"]
+    assert counts.split() == ["4", "0"]  # every unit loaded from the warm-up's cache, none compiled
+    r = subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600, check=True)
+    assert "4 units, already cached" in r.stdout
+
+
+def test_a_corrupt_plan_is_refused_by_the_command_and_skipped_by_runs(tmp_path):
+    bad = tmp_path / "plan.json"
+    bad.write_text('{"format": 1, "types": [], "units": [{"module": "x"}]}')
+    r = subprocess.run([sys.executable, "-m", "necro_env.warmup", "--plan", str(bad)], cwd=ROOT,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0
+    assert str(bad) in r.stderr and "unit 0" in r.stderr and "Traceback" not in r.stderr
+    with pytest.warns(UserWarning, match="compiling on first use"):
+        assert warmup.ensure(path=bad)["units"] == 0
+    bad.write_text("not json")
+    with pytest.raises(warmup.PlanError, match="cannot read the compile plan"):
+        warmup.read_plan(bad)
+    missing = tmp_path / "missing.json"
+    warmup.write_plan([{"module": "necro_env.core.rng", "function": "no_such_function", "args": ["int64"]}], missing)
+    with pytest.raises(warmup.PlanError, match="necro_env.core.rng.no_such_function"):
+        warmup.resolve(warmup.read_plan(missing))
+
+
+def test_unsupported_argument_types_are_named():
+    from numba.core import types
+
+    with pytest.raises(warmup.PlanError, match="no plan encoding"):
+        warmup.encode_type(types.unicode_type)
+
+
+def test_the_jobs_variable_is_checked(monkeypatch):
+    monkeypatch.setenv("NECRO_WARMUP_JOBS", "3")
+    assert warmup.default_jobs() == 3
+    monkeypatch.setenv("NECRO_WARMUP_JOBS", "two")
+    with pytest.raises(ValueError, match="NECRO_WARMUP_JOBS must be an integer, got 'two'"):
+        warmup.default_jobs()
+    assert json.loads(warmup.PLAN_PATH.read_text())["format"] == warmup.PLAN_FORMAT
