@@ -621,19 +621,25 @@ def join_demonstrations(a, b):
 def accuracy_by_kind(agent, demos, game, batch_size=512):
     """{kind name: (decisions, share where the greedy choice is the demonstrator's, share where it
     is of the same kind)} over ``demos``, by the demonstrated action's kind (``codec.KINDS``)."""
-    from necro_env.rulesets.necromunda.codec import KINDS, decode
+    from necro_env.rulesets.necromunda.codec import KINDS
 
     obs, mask, label = demos
     with torch.no_grad():
         pred = torch.cat([agent.masked_logits({k: v[i:i + batch_size] for k, v in obs.items()},
                                               mask[i:i + batch_size]).argmax(1)
                           for i in range(0, len(label), batch_size)]).numpy()
-    lay, nf = game.layout, game.dims.n_fighters
-    kind = np.array([decode(lay, nf, int(a))[0] for a in label.numpy()])
-    pkind = np.array([decode(lay, nf, int(a))[0] for a in pred])
+    kind, pkind = action_kinds(label.numpy(), game.layout), action_kinds(pred, game.layout)
     exact = pred == label.numpy()
     return {KINDS[k][0]: (int((kind == k).sum()), float(exact[kind == k].mean()), float((pkind[kind == k] == k).mean()))
             for k in np.unique(kind)}
+
+
+def action_kinds(actions, layout):
+    """The kind (``codec.KINDS`` index, as ``codec.decode`` gives it) of each flat action: the block
+    of the action layout it falls in (an empty block's start equals the next one's)."""
+    from necro_env.rulesets.necromunda.codec import N_KINDS
+
+    return np.searchsorted(np.asarray(layout)[:N_KINDS], np.asarray(actions), side="right") - 1
 
 
 def kind_weights(actions, layout, power):
@@ -642,7 +648,7 @@ def kind_weights(actions, layout, power):
     kinds such as Take Cover count for more than by their share; 1: every kind alike in all)."""
     from necro_env.rulesets.necromunda.codec import N_KINDS
 
-    kinds = np.searchsorted(np.asarray(layout)[:N_KINDS], np.asarray(actions), side="right") - 1
+    kinds = action_kinds(actions, layout)
     counts = np.bincount(kinds, minlength=N_KINDS).astype(np.float64)
     w = counts[kinds] ** -power
     return torch.from_numpy((w / w.mean()).astype(np.float32))

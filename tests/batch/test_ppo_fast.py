@@ -419,6 +419,16 @@ def test_kind_weights_give_rare_kinds_more_weight_and_keep_a_mean_of_one(game2):
         ppo_fast.parse_args(["--bc-kind-weight", "2"])
 
 
+def test_action_kinds_agree_with_the_codec_on_every_action(game2):
+    import numpy as np
+
+    from necro_env.rulesets.necromunda.codec import decode
+
+    lay, nf = game2.layout, game2.dims.n_fighters
+    acts = np.arange(game2.n_actions)
+    assert ppo_fast.action_kinds(acts, lay).tolist() == [decode(lay, nf, int(a))[0] for a in acts]
+
+
 def test_a_warm_start_with_kind_weights_runs(capsys):
     hist = ppo_fast.main(["--num-envs", "4", "--num-steps", "8", "--hidden", "16", "--total-steps", "32",
                           "--num-minibatches", "2", "--update-epochs", "1", "--bc-decisions", "32",
