@@ -9,9 +9,8 @@ call graph share the compile. This module does that on purpose:
 - the *plan* (``compile_plan.json`` beside this file) lists the compiled units a run loads from
   the cache (the functions called from Python and the separately compiled ones, ``core.separate``)
   with their argument types and the units each calls, callees before callers, as recorded from
-  :data:`PLAN_SCRIPT`
-  (the engine, the batched core with its compiled policies, the batched env and the AEC env with
-  every encoder). The argument types are written as plain data (arrays, scalars, named tuples of
+  :data:`PLAN_SCRIPT` (the engine, the batched core with its compiled policies, the batched env
+  and the AEC env with every encoder). The argument types are written as plain data (arrays, scalars, named tuples of
   them; :func:`encode_type`), not as pickled numba objects, so the file does not depend on numba's
   version; ``tests/properties/test_warmup.py`` checks it against a fresh recording;
 - :func:`ensure` compiles the plan when its cache is cold: this process and ``jobs - 1`` helper
@@ -86,7 +85,10 @@ def _compile(self, sig):
         if key not in _index:
             _index[key] = len(_rows)
             row = warmup.plan_row(self.py_func.__module__, self.py_func.__qualname__, args)
-            row["deps"] = sorted(_index[d] for d in _deps.get(key, ()) if d in _index)
+            direct = {_index[d] for d in _deps.get(key, ()) if d in _index}
+            # transitively closed, so that a cold recording (direct callees) and a warm one (the
+            # cache manifests' lists) give the same plan
+            row["deps"] = sorted(direct.union(*(_rows[d]["deps"] for d in direct)))
             _rows.append(row)
         if parent is not None and parent != key:
             _deps.setdefault(parent, set()).add(key)

@@ -267,11 +267,12 @@ def run_batch(op, n, s, st, lay, mask, tmpl, eseed, prng, pid, ng, side, ep, et,
 def encode_batch(s, et, gangs, idx, fighters, board, glob):
     """Entity observations of games ``idx`` seen by ``gangs[k]`` into rows k."""
     for k in prange(idx.shape[0]):
-        encode_entity(s, idx[k], gangs[k], et, fighters, board, glob, k)
+        encode_entity(s, idx[k], gangs[k], et, fighters, board, glob, np.int64(k))  # (the parfor index may be unsigned)
 
 
 @leaf_njit(parallel=True)
 def encode_all(s, et, side, fighters, board, glob):
     """Entity observations of every game seen by its learner into row b."""
-    for b in prange(s.g.shape[0]):
+    for k in prange(s.g.shape[0]):
+        b = np.int64(k)  # the parfor index may be unsigned: the encoders' int64 versions, not a uint64 copy
         encode_entity(s, b, side[b], et, fighters, board, glob, b)

@@ -33,9 +33,13 @@ def base(x, k):
         s += x * i
     return s
 
+@njit(cache=True, separate=True)
+def mid(x):
+    return base(x, 4)
+
 @njit(cache=True)
 def uses_base(x):
-    return base(x, 4) + 1
+    return mid(x) + 1
 
 @njit(cache=True)
 def scale(a, f):
@@ -50,8 +54,8 @@ SCRIPT = '''
 import numpy as np
 import wmod
 print(wmod.uses_base(3), wmod.scale(np.arange(4, dtype=np.int16), 0.5), wmod.pair((np.int64(2), np.int64(5))))
-print(sum(sum(f.stats.cache_hits.values()) for f in (wmod.base, wmod.uses_base, wmod.scale, wmod.pair)),
-      sum(sum(f.stats.cache_misses.values()) for f in (wmod.base, wmod.uses_base, wmod.scale, wmod.pair)))
+print(sum(sum(f.stats.cache_hits.values()) for f in (wmod.base, wmod.mid, wmod.uses_base, wmod.scale, wmod.pair)),
+      sum(sum(f.stats.cache_misses.values()) for f in (wmod.base, wmod.mid, wmod.uses_base, wmod.scale, wmod.pair)))
 '''
 
 
@@ -86,20 +90,24 @@ def test_the_plan_types_round_trip_and_resolve():
 def test_recording_a_helper_slice_and_a_two_process_warm_up_on_a_cold_cache(tmp_path):
     (tmp_path / "wmod.py").write_text(MODULE)
     rows = warmup.record(SCRIPT, env=_env(tmp_path, "c0"), cwd=tmp_path)
-    # the units in the order they finished: base (separate) before its caller; scale with int16 arrays
-    assert [r["function"] for r in rows] == ["base", "uses_base", "scale", "pair"]
-    assert [r["deps"] for r in rows] == [[], [0], [], []]  # uses_base calls base
-    assert rows[2]["args"] == [{"array": "int16", "ndim": 1, "layout": "C", "readonly": False}, "float64"]
-    assert rows[3]["args"] == [{"tuple": ["int64", "int64"]}]
+    # the units in the order they finished: base and mid (separate) before their callers; scale
+    # with int16 arrays; the units each calls, transitively
+    assert [r["function"] for r in rows] == ["base", "mid", "uses_base", "scale", "pair"]
+    assert [r["deps"] for r in rows] == [[], [0], [0, 1], [], []]
+    assert rows[3]["args"] == [{"array": "int16", "ndim": 1, "layout": "C", "readonly": False}, "float64"]
+    assert rows[4]["args"] == [{"tuple": ["int64", "int64"]}]
+    # recorded again on the cache the first recording filled (numba now loads, with the callees
+    # named by the cache's manifests instead of compiled): the same plan
+    assert warmup.record(SCRIPT, env=_env(tmp_path, "c0"), cwd=tmp_path) == rows
     plan = tmp_path / "plan.json"
     warmup.write_plan(rows, plan)
     assert warmup.read_plan(plan) == rows
 
-    # a helper takes the units no other process has claimed (units 0 and 1 are claimed and done here)
+    # a helper takes the units no other process has claimed (units 0-2 are claimed and done here)
     env = _env(tmp_path, "c1")
     claims = tmp_path / "claims"
     claims.mkdir()
-    for i in (0, 1):
+    for i in (0, 1, 2):
         (claims / f"{i}.claim").touch()
         (claims / f"{i}.done").touch()
     cmd = [sys.executable, "-m", "necro_env.warmup", "--plan", str(plan)]
@@ -108,20 +116,20 @@ def test_recording_a_helper_slice_and_a_two_process_warm_up_on_a_cold_cache(tmp_
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["2"]
     assert _index_files(tmp_path / "c1") == {"scale", "pair"}
-    assert sorted(p.name for p in claims.iterdir()) == sorted(f"{i}.{k}" for i in range(4) for k in ("claim", "done"))
+    assert sorted(p.name for p in claims.iterdir()) == sorted(f"{i}.{k}" for i in range(5) for k in ("claim", "done"))
 
     env = _env(tmp_path, "c2")
     r = subprocess.run(cmd + ["--jobs", "2"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
-    assert "4 compiled with 2 processes" in r.stdout
-    assert _index_files(tmp_path / "c2") == {"base", "uses_base", "scale", "pair"}
+    assert "5 compiled with 2 processes" in r.stdout
+    assert _index_files(tmp_path / "c2") == {"base", "mid", "uses_base", "scale", "pair"}
     r = subprocess.run([sys.executable, "-c", SCRIPT], env=env, cwd=tmp_path, capture_output=True, text=True,
                        timeout=600, check=True)
     first, counts = r.stdout.strip().splitlines()
     assert first.split() == ["19", "3.0", "7"]
-    assert counts.split() == ["4", "0"]  # every unit loaded from the warm-up's cache, none compiled
+    assert counts.split() == ["5", "0"]  # every unit loaded from the warm-up's cache, none compiled
     r = subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600, check=True)
-    assert "4 units, already cached" in r.stdout
+    assert "5 units, already cached" in r.stdout
 
 
 def test_a_corrupt_plan_is_refused_by_the_command_and_skipped_by_runs(tmp_path):
