@@ -27,6 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
+from necro_env.warmup import ensure as warm_up
+
 from .common import runs_root, write_json
 
 
@@ -221,7 +223,6 @@ def main(argv=None):
     if args.pairs < 1:
         ap.error("--pairs must be at least 1")
     from necro_env.envs.necromunda_env import build_game
-    from necro_env.warmup import ensure as warm_up
 
     log = (lambda m: print(m, file=sys.stderr)) if args.json else print
     warm_up()

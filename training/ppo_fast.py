@@ -92,6 +92,7 @@ from torch.distributions import Categorical
 from agents.base import Agent as BaseAgent, side_specs
 from necro_env.config.training import BUILTIN_OPPONENTS
 from necro_env.envs.batched_env import BatchedEnv, opponent_mix
+from necro_env.warmup import ensure as warm_up
 
 DEFAULTS = dict(
     scenario=None, num_envs=256, num_steps=32, total_steps=1_000_000, learning_rate=2.5e-4, gamma=0.99,
@@ -687,8 +688,6 @@ def main(argv=None):
     torch.set_flush_denormal(True)  # denormal floats slow a trained network's backward pass several-fold
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)
-    from necro_env.warmup import ensure as warm_up
-
     warm_up()  # a cold cache compiles on every core (necro_env.warmup)
     if args.rate_run:
         from necro_env.envs.necromunda_env import build_game

@@ -36,6 +36,8 @@ import time
 
 import numpy as np
 
+from necro_env.warmup import ensure as warm_up
+
 DEMO_RANK = 700_000  # the demonstration env is rank 700,000 of common.make_env_fn: seeds apart from training's
 
 
@@ -200,8 +202,6 @@ def main(argv=None):
     cfg = load_config(args.config, {"pretrain.games": args.games, "pretrain.demonstrator": args.demonstrator})
     if cfg.get("pretrain") is None:
         raise SystemExit(f"{args.config or 'the default config'}: no 'pretrain' section")
-    from necro_env.warmup import ensure as warm_up
-
     warm_up()
     run = prepare_run(cfg, args.runs_dir, args.name or cfg["name"] + "_bc")
     venv = make_vec_env({**cfg, "n_envs": 1})
