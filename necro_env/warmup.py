@@ -16,13 +16,15 @@ call graph share the compile. This module does that on purpose:
 - :func:`ensure` compiles the plan when its cache is cold: this process and ``jobs - 1`` helper
   processes each take the first unit nobody has claimed whose callees are all compiled
   (:func:`share`; claims are files in a temporary folder), so they work on different branches of
-  the call graph; then this process loads the helpers' units. When every unit has a cache entry
+  the call graph (this process leaves the ``parallel=True`` kernels to the helpers and loads
+  nothing it did not compile: loading a batch kernel starts numba's OpenMP threads, which made
+  torch's training 1.6-2x slower in a process that never ran them). When every unit has a cache entry
   it returns at once (a few file checks). Anything the plan misses compiles on first use as before.
 
 The training, self-play and evaluation commands call :func:`ensure` before they build their
 envs, and so does the test suite's ``conftest.py``; ``necro-warmup`` runs it alone (for example
 while installing). ``NECRO_WARMUP_JOBS`` sets the number of processes (default: the usable CPUs,
-at most 4; ``1`` or ``0`` turns the helpers off). Measured: docs/performance.md, "Compile time".
+at most 4; ``1`` or ``0`` turns the warm-up off). Measured: docs/performance.md, "Compile time".
 
     python -m necro_env.warmup [--jobs N] [--force]
     python -m necro_env.warmup --record   # rewrite compile_plan.json after changing the code's types
@@ -260,27 +262,23 @@ def default_jobs() -> int:
     return max(1, min(4, cpus))
 
 
-def compile_units(units) -> None:
-    """Compile (or load) every resolved unit in order (waiting for any another process compiles)."""
-    for disp, args, _ in units:
-        disp.compile(args)
-
-
-def share(units, claims: Path, alive=lambda: True, poll: float = 0.02) -> int:
+def share(units, claims: Path, alive=lambda: True, poll: float = 0.02, parallel: bool = True) -> int:
     """This process's share of the plan: claim (an exclusive file in ``claims``) and compile the
     first unit not yet claimed whose deps are all done, until every unit is claimed; units already
     cached count as done. Returns the number this process compiled. Stops early when ``alive()``
-    turns false (the other processes' state, checked while waiting)."""
+    turns false (the other processes' state, checked while waiting). ``parallel=False``: leave the
+    ``parallel=True`` kernels to the others (see :func:`ensure`)."""
     n, mine = len(units), 0
     done = [_cached(d) for d, _, _ in units]
     claimed = list(done)
-    while not all(claimed):
+    mine_to_take = [parallel or not d.targetoptions.get("parallel") for d, _, _ in units]
+    while not all(c or not m for c, m in zip(claimed, mine_to_take)):
         for i in range(n):
             if not claimed[i] and os.path.exists(claims / f"{i}.claim"):
                 claimed[i] = True
             if not done[i] and os.path.exists(claims / f"{i}.done"):
                 done[i] = True
-        ready = [i for i in range(n) if not claimed[i] and all(done[j] for j in units[i][2])]
+        ready = [i for i in range(n) if mine_to_take[i] and not claimed[i] and all(done[j] for j in units[i][2])]
         took = False
         for i in ready:
             try:
@@ -295,7 +293,7 @@ def share(units, claims: Path, alive=lambda: True, poll: float = 0.02) -> int:
             done[i] = True
             mine += 1
             break  # rescan: what this one finished may have made an earlier unit ready
-        if not took and not all(claimed):
+        if not took:
             if not alive():
                 break
             time.sleep(poll)
@@ -326,6 +324,8 @@ def ensure(jobs: int | None = None, force: bool = False, path: Path = PLAN_PATH,
         return info
     jobs = default_jobs() if jobs is None else max(1, int(jobs))
     jobs = min(jobs, info["missing"]) if not force else jobs
+    if jobs < 2:  # one process: nothing to share; numba compiles on first use what the run needs
+        return info
     info["jobs"] = jobs
     if not quiet:
         print(f"necro_env.warmup: compiling {info['missing']} of {len(units)} units with {jobs} "
@@ -338,8 +338,11 @@ def ensure(jobs: int | None = None, force: bool = False, path: Path = PLAN_PATH,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(1, jobs)]
     ok = False
     try:
-        info["compiled_here"] = share(units, claims, alive=lambda: all(h.poll() is None for h in helpers))
-        compile_units(units)  # load the helpers' units (and compile any a failed helper left)
+        # this process compiles its share but no parallel kernel and loads nothing more: compiling
+        # or loading one starts numba's OpenMP threads, which made torch's training 1.6-2x slower in
+        # a process that never ran them (docs/performance.md); a run loads what it uses later
+        info["compiled_here"] = share(units, claims, alive=lambda: all(h.poll() is None for h in helpers),
+                                      parallel=False)
         ok = True
     finally:
         info["compiled_by_helpers"] = []
@@ -347,7 +350,7 @@ def ensure(jobs: int | None = None, force: bool = False, path: Path = PLAN_PATH,
             if not ok:  # this process failed or was interrupted: the helpers would wait for its units
                 h.kill()
             out, err = h.communicate()
-            if ok and h.returncode != 0:
+            if ok and h.returncode != 0:  # what it left compiles on first use
                 warnings.warn(f"necro_env.warmup: a helper process failed ({h.returncode}):\n{err.decode()[-1500:]}",
                               stacklevel=2)
             elif ok:
