@@ -10,29 +10,28 @@ call graph share the compile. This module does that on purpose:
   the cache (the functions called from Python and the separately compiled ones, ``core.separate``)
   with their argument types and the units each calls, callees before callers, as recorded from
   :data:`PLAN_SCRIPT` (the engine, the batched core with its compiled policies, the batched env
-  and the AEC env with every encoder). The argument types are written as plain data (arrays, scalars, named tuples of
-  them; :func:`encode_type`), not as pickled numba objects, so the file does not depend on numba's
-  version; ``tests/properties/test_warmup.py`` checks it against a fresh recording;
+  and the AEC env with every encoder). The argument types are written as plain data (arrays,
+  scalars, named tuples of them; :func:`encode_type`), not as pickled numba objects, so the file
+  does not depend on numba's version; ``tests/properties/test_warmup.py`` checks it against a fresh recording;
 - :func:`ensure` compiles the plan when its cache is cold: this process and ``jobs - 1`` helper
   processes each take the first unit nobody has claimed whose callees are all compiled
   (:func:`share`; claims are files in a temporary folder), so they work on different branches of
   the call graph (this process leaves the ``parallel=True`` kernels to the helpers and loads
   nothing it did not compile: loading a batch kernel starts numba's OpenMP threads, which made
-  torch's training 1.6-2x slower in a process that never ran them). When every unit has a cache entry
-  it returns at once (a few file checks). Anything the plan misses compiles on first use as before.
+  torch's training 1.6-2x slower in a process that never ran them). When every unit has a cache
+  entry it returns at once (a few file checks). Anything the plan misses compiles on first use as before.
 
 The training, self-play and evaluation commands call :func:`ensure` before they build their
 envs, and so does the test suite's ``conftest.py``; ``necro-warmup`` runs it alone (for example
 while installing). ``NECRO_WARMUP_JOBS`` sets the number of processes (default: the usable CPUs,
 at most 4; ``1`` or ``0`` turns the warm-up off). Measured: docs/performance.md, "Compile time".
 
-    python -m necro_env.warmup [--jobs N] [--force]
+    python -m necro_env.warmup [--jobs N]
     python -m necro_env.warmup --record   # rewrite compile_plan.json after changing the code's types
 """
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import subprocess
@@ -134,7 +133,7 @@ def decode_type(d):
         return types.Array(decode_type(d["array"]), d["ndim"], d["layout"], readonly=d["readonly"])
     if "namedtuple" in d:
         module, qualname = d["namedtuple"].split(":")
-        cls = _resolve(module, qualname)
+        cls = _resolve(module, qualname)  # (core.separate's lookup of a dotted name)
         fields = [decode_type(x) for x in d["fields"]]
         if fields and all(f == fields[0] for f in fields):
             return types.NamedUniTuple(fields[0], len(fields), cls)
@@ -142,13 +141,6 @@ def decode_type(d):
     if "tuple" in d:
         return types.BaseTuple.from_types([decode_type(x) for x in d["tuple"]])
     raise PlanError(f"unknown type entry {d!r}")
-
-
-def _resolve(module: str, qualname: str):
-    obj = importlib.import_module(module)
-    for part in qualname.split("."):
-        obj = getattr(obj, part)
-    return obj
 
 
 def plan_row(module: str, qualname: str, args) -> dict:
@@ -236,11 +228,17 @@ def resolve(units: list[dict]) -> list[tuple]:
     return out
 
 
-def _cached(disp) -> bool:
-    from .core.compile_lock import lock_path
+def _resolve(module: str, qualname: str):
+    from .core.separate import _resolve
 
-    path = lock_path(disp)
-    return path is not None and os.path.exists(path[: -len(".lock")])
+    return _resolve(module, qualname)
+
+
+def _cached(disp) -> bool:
+    from .core.compile_lock import index_path
+
+    path = index_path(disp)
+    return path is not None and os.path.exists(path)
 
 
 def missing(units) -> int:
@@ -300,7 +298,7 @@ def share(units, claims: Path, alive=lambda: True, poll: float = 0.02, parallel:
     return mine
 
 
-def ensure(jobs: int | None = None, force: bool = False, path: Path = PLAN_PATH, quiet: bool = False) -> dict:
+def ensure(jobs: int | None = None, path: Path = PLAN_PATH, quiet: bool = False) -> dict:
     """Compile the plan with ``jobs`` processes when a unit of it has no cache entry (module
     docstring). Returns what was done: the plan's ``units``, how many were ``missing`` from the
     cache, ``jobs``, ``seconds``, and when it compiled, ``compiled_here`` and
@@ -320,16 +318,15 @@ def ensure(jobs: int | None = None, force: bool = False, path: Path = PLAN_PATH,
         warnings.warn(f"necro_env.warmup: {e}; compiling on first use instead", stacklevel=2)
         return info
     info["units"], info["missing"] = len(units), missing(units)
-    if info["missing"] == 0 and not force:
+    if info["missing"] == 0:
         return info
-    jobs = default_jobs() if jobs is None else max(1, int(jobs))
-    jobs = min(jobs, info["missing"]) if not force else jobs
+    jobs = min(default_jobs() if jobs is None else max(1, int(jobs)), info["missing"])
     if jobs < 2:  # one process: nothing to share; numba compiles on first use what the run needs
         return info
     info["jobs"] = jobs
     if not quiet:
-        print(f"necro_env.warmup: compiling {info['missing']} of {len(units)} units with {jobs} "
-              f"process{'es' if jobs > 1 else ''} (minutes on a cold cache)", file=sys.stderr, flush=True)
+        print(f"necro_env.warmup: compiling {info['missing']} of {len(units)} units with {jobs} processes "
+              "(minutes on a cold cache)", file=sys.stderr, flush=True)
     import shutil
     import tempfile
 
@@ -364,7 +361,6 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="necro-warmup", description="Compile the rules core on several processes at "
                                  "once when the numba cache is cold (a few file checks when it is warm).")
     ap.add_argument("--jobs", type=int, default=None, help="processes in all (default: NECRO_WARMUP_JOBS or the CPUs, at most 4)")
-    ap.add_argument("--force", action="store_true", help="compile (or load) every unit even if all are cached")
     ap.add_argument("--record", action="store_true", help=f"re-record the plan into {PLAN_PATH.name} (developers)")
     ap.add_argument("--plan", default=str(PLAN_PATH), help=argparse.SUPPRESS)
     ap.add_argument("--helper", default=None, help=argparse.SUPPRESS)  # internal: a helper sharing this claims folder
@@ -385,8 +381,13 @@ def main(argv=None):
         read_plan(Path(args.plan))
     except PlanError as e:
         raise SystemExit(f"necro-warmup: {e}") from None
-    info = ensure(args.jobs, args.force, Path(args.plan))
-    state = "already cached" if info["missing"] == 0 else f"{info['missing']} compiled with {info['jobs']} processes"
+    info = ensure(args.jobs, Path(args.plan))
+    if info["missing"] == 0:
+        state = "already cached"
+    elif info["jobs"] == 0:  # one process: nothing shared, numba compiles on first use
+        state = f"{info['missing']} not cached, left to the first use (one process)"
+    else:
+        state = f"{info['missing']} compiled with {info['jobs']} processes"
     print(f"necro-warmup: {info['units']} units, {state}, {info['seconds']} s")
     return 0
 

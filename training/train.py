@@ -198,7 +198,7 @@ def train(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
         for f in list((run / "monitor").glob("*.csv")) + [run / "progress.csv"]:
             f.unlink(missing_ok=True)
     t0 = time.time()
-    log(f"[train] building {cfg['n_envs']} envs vs {opponent_label(cfg['opponent'])}")  # (the warm-up compiled the core)
+    log(f"[train] building {cfg['n_envs']} envs vs {opponent_label(cfg['opponent'])}")
     venv = make_vec_env(cfg, monitor_dir=run / "monitor")
     last = run / "checkpoints" / "last.zip"
     if resume:

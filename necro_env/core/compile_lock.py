@@ -29,10 +29,15 @@ except ImportError:  # Windows: no cross-process lock; numba's own behaviour
 _held: set[str] = set()  # the lock files this process holds
 
 
+def index_path(dispatcher) -> str | None:
+    """The cache index file of ``dispatcher``'s cached function, or None when it has no cache file."""
+    cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
+    return getattr(cache_file, "_index_path", None)
+
+
 def lock_path(dispatcher) -> str | None:
     """The lock file of ``dispatcher``'s cached function, or None when it has no cache file."""
-    cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
-    index = getattr(cache_file, "_index_path", None)
+    index = index_path(dispatcher)
     return None if index is None else index + ".lock"
 
 
