@@ -50,7 +50,7 @@ _START_SCRIPT = r"""
 import time
 t0 = time.perf_counter()
 import numpy as np
-from necro_env.batch import BatchedGames
+{warmup}from necro_env.batch import BatchedGames
 from necro_env.envs.necromunda_env import build_game
 from necro_env.envs.{module} import {cls}
 g = build_game()
@@ -326,11 +326,9 @@ def start_script(api: str = "numpy", warmup_jobs: int | None = None) -> str:
     """The start-up script with the env of ``api`` (``START_ENVS``); with ``warmup_jobs``, it first
     runs ``necro_env.warmup.ensure`` with that many processes (as the training commands do)."""
     module, cls = START_ENVS[api]
-    script = _START_SCRIPT.replace("{module}", module).replace("{cls}", cls)
-    if warmup_jobs is not None:
-        script = script.replace("import numpy as np\n", "import numpy as np\nfrom necro_env.warmup import ensure\n"
-                                f"ensure(jobs={int(warmup_jobs)}, quiet=True)\n", 1)
-    return script
+    warmup = "" if warmup_jobs is None else \
+        f"from necro_env.warmup import ensure\nensure(jobs={int(warmup_jobs)}, quiet=True)\n"
+    return _START_SCRIPT.replace("{module}", module).replace("{cls}", cls).replace("{warmup}", warmup)
 
 
 def start_time(cold: bool, api: str = "numpy", cache_dir=None, warmup_jobs: int | None = None):

@@ -90,7 +90,10 @@ def _compile(self, sig):
             # transitively closed, so that a cold recording (direct callees) and a warm one (the
             # cache manifests' lists) give the same plan
             row["deps"] = sorted(direct.union(*(_rows[d]["deps"] for d in direct)))
+            row["python"] = False
             _rows.append(row)
+        if not _stack:  # called from Python: the warm-up also makes its CPython entry (core.pywrap)
+            _rows[_index[key]]["python"] = True
         if parent is not None and parent != key:
             _deps.setdefault(parent, set()).add(key)
     return out
@@ -180,7 +183,8 @@ def write_plan(rows: list[dict], path: Path = PLAN_PATH) -> None:
                 index[key] = len(table)
                 table.append(a)
             ids.append(index[key])
-        units.append({"module": u["module"], "function": u["function"], "args": ids, "deps": u.get("deps", [])})
+        units.append({"module": u["module"], "function": u["function"], "args": ids, "deps": u.get("deps", []),
+                      **({"python": True} if u.get("python") else {})})
     head = {"format": PLAN_FORMAT, "recorded_with_numba": numba.__version__}
     lines = [json.dumps(head)[:-1] + ',\n"types": [']  # one line per type and per unit, for readable diffs
     lines += [json.dumps(t) + "," for t in table]
@@ -208,13 +212,16 @@ def read_plan(path: Path = PLAN_PATH) -> list[dict]:
                 and isinstance(u["deps"], list) and all(isinstance(d, int) and 0 <= d < i for d in u["deps"])):
             raise PlanError(f"{path}: unit {i} is not module / function / args (indices into types) / deps "
                             f"(indices of earlier units): {u!r}")
+        if not isinstance(u.get("python", False), bool):
+            raise PlanError(f"{path}: unit {i}'s python flag is not true or false: {u!r}")
         units.append({"module": u["module"], "function": u["function"], "args": [table[a] for a in u["args"]],
-                      "deps": u["deps"]})
+                      "deps": u["deps"], "python": u.get("python", False)})
     return units
 
 
 def resolve(units: list[dict]) -> list[tuple]:
-    """(dispatcher, argument types, deps) of every unit; :class:`PlanError` for one the code lacks."""
+    """(dispatcher, argument types, deps, called from Python) of every unit; :class:`PlanError` for
+    one the code lacks."""
     out = []
     for u in units:
         try:
@@ -224,7 +231,7 @@ def resolve(units: list[dict]) -> list[tuple]:
             raise PlanError(f"compile plan unit {u['module']}.{u['function']}: {e}") from None
         if not hasattr(disp, "compile"):
             raise PlanError(f"compile plan unit {u['module']}.{u['function']} is not a compiled function")
-        out.append((disp, args, u["deps"]))
+        out.append((disp, args, u["deps"], u.get("python", False)))
     return out
 
 
@@ -243,7 +250,7 @@ def _cached(disp) -> bool:
 
 def missing(units) -> int:
     """How many of the resolved ``units`` have no cache entry yet."""
-    return sum(not _cached(d) for d, _, _ in units)
+    return sum(not _cached(d) for d, *_ in units)
 
 
 def default_jobs() -> int:
@@ -267,9 +274,9 @@ def share(units, claims: Path, alive=lambda: True, poll: float = 0.02, parallel:
     turns false (the other processes' state, checked while waiting). ``parallel=False``: leave the
     ``parallel=True`` kernels to the others (see :func:`ensure`)."""
     n, mine = len(units), 0
-    done = [_cached(d) for d, _, _ in units]
+    done = [_cached(d) for d, *_ in units]
     claimed = list(done)
-    mine_to_take = [parallel or not d.targetoptions.get("parallel") for d, _, _ in units]
+    mine_to_take = [parallel or not d.targetoptions.get("parallel") for d, *_ in units]
     while not all(c or not m for c, m in zip(claimed, mine_to_take)):
         for i in range(n):
             if not claimed[i] and os.path.exists(claims / f"{i}.claim"):
@@ -285,8 +292,8 @@ def share(units, claims: Path, alive=lambda: True, poll: float = 0.02, parallel:
                 claimed[i] = True
                 continue
             claimed[i] = took = True
-            disp, args, _ = units[i]
-            disp.compile(args)
+            disp, args, _, python = units[i]
+            disp.python_entry(args) if python else disp.compile(args)
             (claims / f"{i}.done").touch()
             done[i] = True
             mine += 1

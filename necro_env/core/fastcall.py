@@ -62,7 +62,7 @@ class Pinned:
         if not hasattr(d, "overloads"):  # NUMBA_DISABLE_JIT: a plain Python function
             return d(*args)
         sig = tuple(d.typeof_pyval(a) for a in args)
-        entry = d.compile(sig)  # loads or compiles the overload numba's dispatch would pick
+        entry = getattr(d, "python_entry", d.compile)(sig)  # loads or compiles the overload numba's dispatch would pick
         pattern = tuple(type(a) if (i in self.fresh and type(a) is np.ndarray) or _scalar(a) else a
                         for i, a in enumerate(args))
         if args:

@@ -20,6 +20,8 @@ functions borrow their arguments instead of reference-counting them (that module
 and large ones are compiled *separately*: called by their callers instead of linked into them
 (:mod:`necro_env.core.separate`). A cached function is compiled by one process at a time
 (:mod:`necro_env.core.compile_lock`): another process asking for it waits and loads the result.
+Functions are compiled without numba's CPython and C wrappers; a version gets its CPython entry
+point when Python first calls it (:mod:`necro_env.core.pywrap`).
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ from numba.core import sigutils, types
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
 
-from . import compile_lock, lazy_link, separate
+from . import compile_lock, lazy_link, pywrap, separate
 from .borrowed_args import BorrowedArgsCompiler
 
 separate.install()
@@ -79,6 +81,25 @@ class OneVersionDispatcher(CPUDispatcher):
                 separate.adopt(self, args, cres, deps if sum(self._cache_hits.values()) > hits else None)
             return entry
 
+    def add_overload(self, cres):
+        """numba's ``add_overload``; a version without its CPython wrapper (``core.pywrap``) is
+        kept for jitted callers but not offered to calls from Python until it has one."""
+        if pywrap.has_wrapper(cres):
+            super().add_overload(cres)
+        else:
+            self.overloads[tuple(cres.signature.args)] = cres
+
+    def python_entry(self, sig):
+        """The version for ``sig`` (compiled or loaded as ``compile`` does), callable from Python."""
+        self.compile(sig)
+        return pywrap.entry(self, tuple(sigutils.normalize_signature(sig)[0]))
+
+    def _compile_for_args(self, *args, **kws):
+        """numba's compile for a call from Python, returning a callable entry point."""
+        got = super()._compile_for_args(*args, **kws)
+        found = pywrap.args_of(self, got)
+        return got if found is None else pywrap.entry(self, found)
+
 
 def _no_cached_version(sig, target_context):
     return None
@@ -91,6 +112,8 @@ def njit(fn=None, **options):
     :func:`necro_env.core.separate.is_separate`)."""
 
     options.setdefault("pipeline_class", BorrowedArgsCompiler)
+    options.setdefault("no_cpython_wrapper", True)  # made on demand (core.pywrap)
+    options.setdefault("no_cfunc_wrapper", True)  # the core takes no function addresses
     sep = options.pop("separate", None)
 
     def deco(f):

@@ -32,6 +32,8 @@ import tempfile
 
 from numba.core import codegen
 
+from . import compile_lock
+
 MIN_BYTECODE = 600  # bytes of CPython bytecode from which a jitted function is compiled separately
 
 _DEPS = "_necro_deps"  # library attribute: {dep key: None} (an ordered set) of the separate callees it calls
@@ -69,11 +71,13 @@ def is_separate(py_func, options: dict) -> bool:
 
 # ------------------------------------------------------------------ manifests
 def _manifest_path(disp):
-    index = getattr(getattr(disp._cache, "_cache_file", None), "_index_path", None)
+    index = compile_lock.index_path(disp)
     return None if index is None else os.path.splitext(index)[0] + ".deps"
 
 
-def _read(path) -> dict:
+def read_sidecar(path) -> dict:
+    """A pickled dict kept next to a cache index (this module's manifests, ``core.pywrap``'s
+    wrappers); empty when missing or unreadable."""
     try:
         with open(path, "rb") as fh:
             data = pickle.load(fh)
@@ -82,9 +86,10 @@ def _read(path) -> dict:
         return {}
 
 
-def _write(path, args, deps) -> None:
-    data = _read(path)
-    data[args] = list(deps)
+def write_sidecar(path, args, value) -> None:
+    """Set ``args``'s entry of the sidecar at ``path`` (replaced atomically)."""
+    data = read_sidecar(path)
+    data[args] = value
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".deps-")
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -111,7 +116,7 @@ def load_deps(disp, args):
     path = _manifest_path(disp)
     if path is None:
         return None
-    deps = _read(path).get(args)
+    deps = read_sidecar(path).get(args)
     if deps is None:
         _debug(disp, "no manifest entry", path)
         return None
@@ -145,7 +150,7 @@ def save_with_deps(disp, save):
             args = tuple(cres.signature.args)
             try:
                 os.makedirs(os.path.dirname(path), exist_ok=True)
-                _write(path, args, getattr(cres.library, _DEPS, None) or ())
+                write_sidecar(path, args, list(getattr(cres.library, _DEPS, None) or ()))
             except OSError:
                 return None  # no manifest, no cache entry: never a cached version without its deps
         return save(sig, cres)

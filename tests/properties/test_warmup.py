@@ -82,9 +82,12 @@ def test_the_shipped_plan_is_a_fresh_recording_of_the_plan_script():
 def test_the_plan_types_round_trip_and_resolve():
     units = warmup.read_plan()
     resolved = warmup.resolve(units)
-    for u, (disp, args, deps) in zip(units, resolved):
+    for u, (disp, args, deps, python) in zip(units, resolved):
         assert [warmup.encode_type(a) for a in args] == u["args"]
-        assert disp.py_func.__qualname__ == u["function"] and deps == u["deps"]
+        assert disp.py_func.__qualname__ == u["function"] and deps == u["deps"] and python == u["python"]
+    # what the env calls from Python is flagged, so that the warm-up makes its CPython entry
+    flagged = {u["function"] for u in units if u["python"]}
+    assert {"step", "reset_game", "run_batch", "encode_all"} <= flagged and "action_mask" not in flagged
 
 
 def test_recording_a_helper_slice_and_a_two_process_warm_up_on_a_cold_cache(tmp_path):
@@ -94,6 +97,7 @@ def test_recording_a_helper_slice_and_a_two_process_warm_up_on_a_cold_cache(tmp_
     # with int16 arrays; the units each calls, transitively
     assert [r["function"] for r in rows] == ["base", "mid", "uses_base", "scale", "pair"]
     assert [r["deps"] for r in rows] == [[], [0], [0, 1], [], []]
+    assert [r["python"] for r in rows] == [False, False, True, True, True]  # called by the script itself
     assert rows[3]["args"] == [{"array": "int16", "ndim": 1, "layout": "C", "readonly": False}, "float64"]
     assert rows[4]["args"] == [{"tuple": ["int64", "int64"]}]
     # recorded again on the cache the first recording filled (numba now loads, with the callees
@@ -123,6 +127,9 @@ def test_recording_a_helper_slice_and_a_two_process_warm_up_on_a_cold_cache(tmp_
     assert r.returncode == 0, r.stderr
     assert "5 compiled with 2 processes" in r.stdout
     assert _index_files(tmp_path / "c2") == {"base", "mid", "uses_base", "scale", "pair"}
+    # and the CPython entries of the units the script calls (core.pywrap's sidecars)
+    assert {p.name.split("-")[0].split(".")[-1] for p in (tmp_path / "c2").rglob("*.pyw")} == \
+        {"uses_base", "scale", "pair"}
     r = subprocess.run([sys.executable, "-c", SCRIPT], env=env, cwd=tmp_path, capture_output=True, text=True,
                        timeout=600, check=True)
     first, counts = r.stdout.strip().splitlines()
