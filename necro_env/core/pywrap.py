@@ -99,10 +99,13 @@ def entry(disp, args):
     if has_wrapper(cres):  # compiled with its wrapper (a version cached before this module)
         return cres.entry_point
     with global_compiler_lock, compile_lock.held(disp):
+        got = entries.get(args)  # made by another thread meanwhile
+        if got is not None:
+            return got
         lib = _load(disp, args, cres) or _build(disp, args, cres)
         cfunc = cres.target_context.get_executable(lib, cres.fndesc, cres.environment)
-    disp._insert([a._code for a in args], cfunc, cres.objectmode)
-    entries[args] = cfunc
+        disp._insert([a._code for a in args], cfunc, cres.objectmode)
+        entries[args] = cfunc
     return cfunc
 
 

@@ -90,7 +90,7 @@ def write_sidecar(path, args, value) -> None:
     """Set ``args``'s entry of the sidecar at ``path`` (replaced atomically)."""
     data = read_sidecar(path)
     data[args] = value
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".deps-")
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".sidecar-")
     try:
         with os.fdopen(fd, "wb") as fh:
             pickle.dump(data, fh, protocol=pickle.HIGHEST_PROTOCOL)
