@@ -184,6 +184,74 @@ OP_NAMES = ("reset", "step", "play", "sample", "mask", "env_reset", "env_step", 
             "rollout")
 
 
+@leaf_njit(separate=True)
+def run_game(op, n, s, st, lay, mask, tmpl, eseed, prng, pid, ng, side, ep, et, tf, tb, tg, waiting, idx,
+             actions, rewards, dones, truncs, winners, counts, rw, mix, oslot, learner, k):
+    """:func:`run_batch`'s operation on its k-th game (game ``idx[k]`` for ``OP_ENV_EXTERNAL`` and
+    ``OP_SAMPLE_SOME``, else game k). Compiled on its own, not as the parallel loop's body: numba's
+    parallel passes took 20 s over this body inlined in the loop, all of it after the rest of the
+    core had compiled, on one core (docs/performance.md, "Compile time")."""
+    some = op == OP_ENV_EXTERNAL or op == OP_SAMPLE_SOME
+    b = k
+    if some:
+        b = idx[k]
+    if op == OP_RESET:
+        reset_game(s, st, b, lay, mask, tmpl, next_seed(eseed, b))
+    elif op == OP_STEP:
+        g = s.g[b, G_DGANG]
+        step(s, st, b, lay, actions[b], mask)
+        rewards[b] = 0.0
+        dones[b] = s.g[b, G_DONE] != 0
+        truncs[b] = s.g[b, G_TRUNC] != 0
+        winners[b] = s.g[b, G_WINNER]
+        if dones[b]:
+            w = s.g[b, G_WINNER]
+            if w >= 0:
+                rewards[b] = 1.0 if w == g else -1.0
+            reset_game(s, st, b, lay, mask, tmpl, next_seed(eseed, b))
+    elif op == OP_PLAY:
+        for _ in range(n):
+            a = policy_action(pid, s, st, b, lay, mask, prng)
+            step(s, st, b, lay, a, mask)
+            counts[b, 0] += 1
+            if s.g[b, G_DONE] != 0:
+                counts[b, 1] += 1
+                reset_game(s, st, b, lay, mask, tmpl, next_seed(eseed, b))
+    elif op == OP_SAMPLE:
+        actions[b] = policy_action(pid, s, st, b, lay, mask, prng)
+    elif op == OP_SAMPLE_SOME:
+        actions[k] = policy_action(pid, s, st, b, lay, mask, prng)
+    elif op == OP_MASK:
+        for _ in range(n):
+            fill_mask(s, st, b, lay, mask)
+    elif op == OP_ROLLOUT:
+        rollout(s, st, b, lay, mask, prng, actions[b], n, learner, side[b], oslot[b], counts)
+        dones[b] = s.g[b, G_DONE] != 0
+        winners[b] = s.g[b, G_WINNER]
+        if dones[b]:
+            rewards[b] = terminal_reward(s.g[b, G_WINNER], learner, rw)
+        else:
+            rewards[b] = potential(s, st, b, learner, rw)
+    elif op == OP_ENV_RESET:
+        reset_game(s, st, b, lay, mask, tmpl, next_seed(eseed, b))
+        ep[b, :] = 0.0
+        new_episode(prng, b, side, ng, learner, mix, oslot, ep)
+        waiting[b] = settle(s, st, b, lay, mask, tmpl, eseed, prng, side, pid, ng, ep, et, tf, tb, tg, rw, mix,
+                            oslot, learner)
+    elif op == OP_ENV_STEP:
+        ep[b, EP_REWARD] = 0.0
+        ep[b, EP_DONE] = 0.0
+        ep[b, EP_TRUNC] = 0.0
+        ep[b, EP_STEPS] += 1.0
+        step(s, st, b, lay, actions[b], mask)
+        waiting[b] = settle(s, st, b, lay, mask, tmpl, eseed, prng, side, pid, ng, ep, et, tf, tb, tg, rw, mix,
+                            oslot, learner)
+    elif op == OP_ENV_EXTERNAL:
+        step(s, st, b, lay, actions[k], mask)
+        waiting[b] = settle(s, st, b, lay, mask, tmpl, eseed, prng, side, pid, ng, ep, et, tf, tb, tg, rw, mix,
+                            oslot, learner)
+
+
 @leaf_njit(parallel=True)
 def run_batch(op, n, s, st, lay, mask, tmpl, eseed, prng, pid, ng, side, ep, et, tf, tb, tg, waiting, idx,
               actions, rewards, dones, truncs, winners, counts, rw, mix, oslot, learner):
@@ -202,64 +270,9 @@ def run_batch(op, n, s, st, lay, mask, tmpl, eseed, prng, pid, ng, side, ep, et,
     some = op == OP_ENV_EXTERNAL or op == OP_SAMPLE_SOME
     m = idx.shape[0] if some else s.g.shape[0]
     for k in prange(m):
-        b = np.int64(k)  # (the parfor index may be unsigned: keep b one integer type)
-        if some:
-            b = idx[k]
-        if op == OP_RESET:
-            reset_game(s, st, b, lay, mask, tmpl, next_seed(eseed, b))
-        elif op == OP_STEP:
-            g = s.g[b, G_DGANG]
-            step(s, st, b, lay, actions[b], mask)
-            rewards[b] = 0.0
-            dones[b] = s.g[b, G_DONE] != 0
-            truncs[b] = s.g[b, G_TRUNC] != 0
-            winners[b] = s.g[b, G_WINNER]
-            if dones[b]:
-                w = s.g[b, G_WINNER]
-                if w >= 0:
-                    rewards[b] = 1.0 if w == g else -1.0
-                reset_game(s, st, b, lay, mask, tmpl, next_seed(eseed, b))
-        elif op == OP_PLAY:
-            for _ in range(n):
-                a = policy_action(pid, s, st, b, lay, mask, prng)
-                step(s, st, b, lay, a, mask)
-                counts[b, 0] += 1
-                if s.g[b, G_DONE] != 0:
-                    counts[b, 1] += 1
-                    reset_game(s, st, b, lay, mask, tmpl, next_seed(eseed, b))
-        elif op == OP_SAMPLE:
-            actions[b] = policy_action(pid, s, st, b, lay, mask, prng)
-        elif op == OP_SAMPLE_SOME:
-            actions[k] = policy_action(pid, s, st, b, lay, mask, prng)
-        elif op == OP_MASK:
-            for _ in range(n):
-                fill_mask(s, st, b, lay, mask)
-        elif op == OP_ROLLOUT:
-            rollout(s, st, b, lay, mask, prng, actions[b], n, learner, side[b], oslot[b], counts)
-            dones[b] = s.g[b, G_DONE] != 0
-            winners[b] = s.g[b, G_WINNER]
-            if dones[b]:
-                rewards[b] = terminal_reward(s.g[b, G_WINNER], learner, rw)
-            else:
-                rewards[b] = potential(s, st, b, learner, rw)
-        elif op == OP_ENV_RESET:
-            reset_game(s, st, b, lay, mask, tmpl, next_seed(eseed, b))
-            ep[b, :] = 0.0
-            new_episode(prng, b, side, ng, learner, mix, oslot, ep)
-            waiting[b] = settle(s, st, b, lay, mask, tmpl, eseed, prng, side, pid, ng, ep, et, tf, tb, tg, rw, mix,
-                                oslot, learner)
-        elif op == OP_ENV_STEP:
-            ep[b, EP_REWARD] = 0.0
-            ep[b, EP_DONE] = 0.0
-            ep[b, EP_TRUNC] = 0.0
-            ep[b, EP_STEPS] += 1.0
-            step(s, st, b, lay, actions[b], mask)
-            waiting[b] = settle(s, st, b, lay, mask, tmpl, eseed, prng, side, pid, ng, ep, et, tf, tb, tg, rw, mix,
-                                oslot, learner)
-        elif op == OP_ENV_EXTERNAL:
-            step(s, st, b, lay, actions[k], mask)
-            waiting[b] = settle(s, st, b, lay, mask, tmpl, eseed, prng, side, pid, ng, ep, et, tf, tb, tg, rw, mix,
-                                oslot, learner)
+        run_game(op, n, s, st, lay, mask, tmpl, eseed, prng, pid, ng, side, ep, et, tf, tb, tg, waiting, idx,
+                 actions, rewards, dones, truncs, winners, counts, rw, mix, oslot, learner,
+                 np.int64(k))  # (the parfor index may be unsigned: one integer type)
 
 
 # ------------------------------------------------------------------ observations (encoder only)
