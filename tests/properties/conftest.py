@@ -232,3 +232,25 @@ def random_state():
             game.step(rng.choice(game.legal_actions()))
         return game
     return play
+
+
+@pytest.fixture
+def cache_script(tmp_path):
+    """``run(script, *argv, cache="cache")``: ``python -c script`` in ``tmp_path`` with its own numba
+    cache (``tmp_path / cache``) and ``tmp_path`` importable (the module a test writes there); fails
+    the test with the script's stderr when it fails, else returns its stdout. Run twice with the
+    same cache, the second process loads what the first compiled."""
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+    def run(script, *argv, cache="cache"):
+        env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / cache))
+        env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), root, env.get("PYTHONPATH", "")])
+        r = subprocess.run([sys.executable, "-c", script, *argv], env=env, cwd=tmp_path, capture_output=True,
+                           text=True, timeout=600)
+        assert r.returncode == 0, r.stderr[-2000:]
+        return r.stdout
+
+    return run

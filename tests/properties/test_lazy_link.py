@@ -7,8 +7,6 @@
 - an entry in numba's own two-part format still loads as numba loads it.
 """
 import os
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
@@ -81,22 +79,16 @@ sys.stdout.write(repr(out))
 '''
 
 
-def _run(tmp_path, fmt="new"):
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), root, env.get("PYTHONPATH", "")])
-    r = subprocess.run([sys.executable, "-c", RUN, fmt], env=env, cwd=tmp_path, capture_output=True, text=True,
-                       timeout=600)
-    assert r.returncode == 0, r.stderr[-2000:]
-    return eval(r.stdout)  # noqa: S307 - our own subprocess's repr of a dict of plain values
+def _run(cache_script, fmt="new"):
+    return eval(cache_script(RUN, fmt))  # noqa: S307 - our own subprocess's repr of a dict of plain values
 
 
-def test_cached_code_loads_without_parsing_and_links_on_demand(tmp_path):
+def test_cached_code_loads_without_parsing_and_links_on_demand(tmp_path, cache_script):
     (tmp_path / "lazymod.py").write_text(textwrap.dedent(MODULE))
     a = np.arange(5.0)
-    first = _run(tmp_path)
+    first = _run(cache_script)
     assert first["hits"] == 0 and first["user"] == 3 * a.sum() + 1 and first["fresh"] == 3 * a.sum() - 1
-    second = _run(tmp_path)
+    second = _run(cache_script)
     assert second["hits"] == 1 and second["user"] == first["user"]
     # loaded from the cache: nothing parsed, the symbol known to the JIT engine
     assert second["lazy"] and second["known"] and second["parsed_at_load"] == 0
@@ -105,11 +97,11 @@ def test_cached_code_loads_without_parsing_and_links_on_demand(tmp_path):
     assert not second["leaf_lazy_after"] and second["parsed_after_link"] == 1
 
 
-def test_entries_in_numbas_own_format_still_load(tmp_path):
+def test_entries_in_numbas_own_format_still_load(tmp_path, cache_script):
     (tmp_path / "lazymod.py").write_text(textwrap.dedent(MODULE))
-    first = _run(tmp_path, "old")
+    first = _run(cache_script, "old")
     assert first["hits"] == 0
-    second = _run(tmp_path, "new")  # two-part entries, read by the patched loader
+    second = _run(cache_script, "new")  # two-part entries, read by the patched loader
     assert second["hits"] == 1 and second["user"] == first["user"] and second["fresh"] == first["fresh"]
     # numba's path: a loaded entry's bitcode is parsed at once (user's and its CPython wrapper's,
     # core.pywrap, when it loads; leaf's when the new function loads it to link it), nothing lazy

@@ -10,8 +10,6 @@
 """
 import os
 import pickle
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
@@ -90,26 +88,19 @@ sys.stdout.write(repr(out))
 '''
 
 
-def _run(tmp_path):
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), root, env.get("PYTHONPATH", "")])
-    r = subprocess.run([sys.executable, "-c", RUN], env=env, cwd=tmp_path, capture_output=True, text=True,
-                       timeout=600)
-    assert r.returncode == 0, r.stderr[-2000:]
-    return eval(r.stdout)  # noqa: S307 - our own subprocess's repr of a dict of plain values
+def test_cached_versions_load_their_wrappers_and_a_stale_one_is_rebuilt(tmp_path, cache_script):
+    def _run():
+        return eval(cache_script(RUN))  # noqa: S307 - our own subprocess's repr of a dict of plain values
 
-
-def test_cached_versions_load_their_wrappers_and_a_stale_one_is_rebuilt(tmp_path):
     (tmp_path / "wmod.py").write_text(textwrap.dedent(MODULE))
     expected = {"total": 9, "counts": [3, 2, 2, 2], "dtype": "int32"}
-    first = _run(tmp_path)
+    first = _run()
     assert {k: first[k] for k in expected} == expected
     assert first["hits"] == 0 and first["built"] == ["counts", "total"]
     sidecars = sorted((tmp_path / "cache").rglob("*.pyw"))
     assert [p.name.split("-")[0].split(".")[-1] for p in sidecars] == ["counts", "total"]
 
-    second = _run(tmp_path)  # everything from the cache, the wrappers included
+    second = _run()  # everything from the cache, the wrappers included
     assert {k: second[k] for k in expected} == expected
     assert second["hits"] == 2 and second["built"] == []
 
@@ -120,14 +111,14 @@ def test_cached_versions_load_their_wrappers_and_a_stale_one_is_rebuilt(tmp_path
     assert entry[:2] == (pywrap.FORMAT, _symbol(tmp_path))
     data[args] = (entry[0], "_ZN_some_other_compile") + entry[2:]
     counts_pyw.write_bytes(pickle.dumps(data))
-    third = _run(tmp_path)
+    third = _run()
     assert {k: third[k] for k in expected} == expected
     assert third["built"] == ["counts"]
     assert pickle.loads(counts_pyw.read_bytes())[args][:2] == entry[:2]
     # so is an entry of another format (wrappers built another way)
     data[args] = (pywrap.FORMAT + 1,) + entry[1:]
     counts_pyw.write_bytes(pickle.dumps(data))
-    assert _run(tmp_path)["built"] == ["counts"]
+    assert _run()["built"] == ["counts"]
 
 
 def _symbol(tmp_path):

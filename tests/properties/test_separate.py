@@ -10,8 +10,6 @@
 """
 import os
 import pickle
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
@@ -133,38 +131,35 @@ print(m.caller(np.arange(5.0)), sum(m.caller.stats.cache_hits.values()), sum(m.c
 '''
 
 
-def _run(tmp_path):
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), root, env.get("PYTHONPATH", "")])
-    r = subprocess.run([sys.executable, "-c", RUN], env=env, cwd=tmp_path, capture_output=True, text=True,
-                       timeout=600)
-    assert r.returncode == 0, r.stderr[-2000:]
-    value, caller_hits, _ = r.stdout.split()
+def _parse(stdout):
+    value, caller_hits, _ = stdout.split()
     return float(value), int(caller_hits)
 
 
-def test_a_cached_caller_loads_its_separate_callees_first(tmp_path):
+def test_a_cached_caller_loads_its_separate_callees_first(tmp_path, cache_script):
+    def _run():
+        return _parse(cache_script(RUN))
+
     (tmp_path / "sepmod_callee.py").write_text(textwrap.dedent(MODULE))
     (tmp_path / "sepmod_caller.py").write_text(textwrap.dedent(CALLER))
     want = 5 * np.arange(5.0).sum() + 1.0
-    assert _run(tmp_path) == (want, 0)  # compiled and cached
+    assert _run() == (want, 0)  # compiled and cached
     assert list((tmp_path / "cache").rglob("*.deps"))
     # a new process calls the caller first: it comes from the cache, its callee loaded before it
-    assert _run(tmp_path) == (want, 1)
+    assert _run() == (want, 1)
     # the callee recompiled since (its file touched: numba drops its cached version): whether or
     # not the new version has the recorded symbol, the caller works
     st = os.stat(tmp_path / "sepmod_callee.py")
     os.utime(tmp_path / "sepmod_callee.py", (st.st_atime + 10, st.st_mtime + 10))
-    assert _run(tmp_path)[0] == want
+    assert _run()[0] == want
     # a manifest whose callee symbol no longer matches: the cached caller is not used
     (deps,) = [p for p in (tmp_path / "cache").rglob("*.deps") if p.name.startswith("sepmod_caller.caller")]
     data = pickle.loads(deps.read_bytes())
     data = {args: [(m, q, a, sym + "_old") for m, q, a, sym in keys] for args, keys in data.items()}
     deps.write_bytes(pickle.dumps(data))
-    assert _run(tmp_path) == (want, 0)
-    assert _run(tmp_path) == (want, 1)  # cached again, with the right symbol
+    assert _run() == (want, 0)
+    assert _run() == (want, 1)  # cached again, with the right symbol
     # no manifest: no cached version is used
     for p in (tmp_path / "cache").rglob("*.deps"):
         p.unlink()
-    assert _run(tmp_path) == (want, 0)
+    assert _run() == (want, 0)
