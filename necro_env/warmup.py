@@ -231,7 +231,7 @@ def resolve(units: list[dict]) -> list[tuple]:
             raise PlanError(f"compile plan unit {u['module']}.{u['function']}: {e}") from None
         if not hasattr(disp, "compile"):
             raise PlanError(f"compile plan unit {u['module']}.{u['function']} is not a compiled function")
-        out.append((disp, args, u["deps"], u.get("python", False)))
+        out.append((disp, args, u["deps"], u["python"]))
     return out
 
 
@@ -293,7 +293,10 @@ def share(units, claims: Path, alive=lambda: True, poll: float = 0.02, parallel:
                 continue
             claimed[i] = took = True
             disp, args, _, python = units[i]
-            disp.python_entry(args) if python else disp.compile(args)
+            if python:
+                disp.python_entry(args)  # and its CPython entry (core.pywrap)
+            else:
+                disp.compile(args)
             (claims / f"{i}.done").touch()
             done[i] = True
             mine += 1

@@ -235,21 +235,32 @@ def random_state():
 
 
 @pytest.fixture
-def cache_script(tmp_path):
-    """``run(script, *argv, cache="cache")``: ``python -c script`` in ``tmp_path`` with its own numba
-    cache (``tmp_path / cache``) and ``tmp_path`` importable (the module a test writes there); fails
-    the test with the script's stderr when it fails, else returns its stdout. Run twice with the
-    same cache, the second process loads what the first compiled."""
+def cache_env(tmp_path):
+    """``env(cache="cache")``: the environment of a subprocess with its own numba cache
+    (``tmp_path / cache``) and ``tmp_path`` importable (the module a test writes there), with the
+    warm-up's process count left to its default."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+    def env(cache="cache"):
+        out = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / cache))
+        out["PYTHONPATH"] = os.pathsep.join([str(tmp_path), root, out.get("PYTHONPATH", "")])
+        out.pop("NECRO_WARMUP_JOBS", None)
+        return out
+
+    return env
+
+
+@pytest.fixture
+def cache_script(tmp_path, cache_env):
+    """``run(script, *argv, cache="cache")``: ``python -c script`` in ``tmp_path`` with
+    ``cache_env(cache)``; fails the test with the script's stderr when it fails, else returns its
+    stdout. Run twice with the same cache, the second process loads what the first compiled."""
     import subprocess
     import sys
 
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
     def run(script, *argv, cache="cache"):
-        env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / cache))
-        env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), root, env.get("PYTHONPATH", "")])
-        r = subprocess.run([sys.executable, "-c", script, *argv], env=env, cwd=tmp_path, capture_output=True,
-                           text=True, timeout=600)
+        r = subprocess.run([sys.executable, "-c", script, *argv], env=cache_env(cache), cwd=tmp_path,
+                           capture_output=True, text=True, timeout=600)
         assert r.returncode == 0, r.stderr[-2000:]
         return r.stdout
 

@@ -59,13 +59,6 @@ print(sum(sum(f.stats.cache_hits.values()) for f in (wmod.base, wmod.mid, wmod.u
 '''
 
 
-def _env(tmp_path, cache):
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / cache))
-    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT), env.get("PYTHONPATH", "")])
-    env.pop("NECRO_WARMUP_JOBS", None)
-    return env
-
-
 def _index_files(cache_dir: Path) -> set[str]:
     return {p.name.split("-")[0].split(".")[-1] for p in cache_dir.rglob("*.nbi")}  # wmod.scale-20.py311.nbi
 
@@ -90,9 +83,9 @@ def test_the_plan_types_round_trip_and_resolve():
     assert {"step", "reset_game", "run_batch", "encode_all"} <= flagged and "action_mask" not in flagged
 
 
-def test_recording_a_helper_slice_and_a_two_process_warm_up_on_a_cold_cache(tmp_path):
+def test_recording_a_helper_slice_and_a_two_process_warm_up_on_a_cold_cache(tmp_path, cache_env):
     (tmp_path / "wmod.py").write_text(MODULE)
-    rows = warmup.record(SCRIPT, env=_env(tmp_path, "c0"), cwd=tmp_path)
+    rows = warmup.record(SCRIPT, env=cache_env("c0"), cwd=tmp_path)
     # the units in the order they finished: base and mid (separate) before their callers; scale
     # with int16 arrays; the units each calls, transitively
     assert [r["function"] for r in rows] == ["base", "mid", "uses_base", "scale", "pair"]
@@ -102,13 +95,13 @@ def test_recording_a_helper_slice_and_a_two_process_warm_up_on_a_cold_cache(tmp_
     assert rows[4]["args"] == [{"tuple": ["int64", "int64"]}]
     # recorded again on the cache the first recording filled (numba now loads, with the callees
     # named by the cache's manifests instead of compiled): the same plan
-    assert warmup.record(SCRIPT, env=_env(tmp_path, "c0"), cwd=tmp_path) == rows
+    assert warmup.record(SCRIPT, env=cache_env("c0"), cwd=tmp_path) == rows
     plan = tmp_path / "plan.json"
     warmup.write_plan(rows, plan)
     assert warmup.read_plan(plan) == rows
 
     # a helper takes the units no other process has claimed (units 0-2 are claimed and done here)
-    env = _env(tmp_path, "c1")
+    env = cache_env("c1")
     claims = tmp_path / "claims"
     claims.mkdir()
     for i in (0, 1, 2):
@@ -122,7 +115,7 @@ def test_recording_a_helper_slice_and_a_two_process_warm_up_on_a_cold_cache(tmp_
     assert _index_files(tmp_path / "c1") == {"scale", "pair"}
     assert sorted(p.name for p in claims.iterdir()) == sorted(f"{i}.{k}" for i in range(5) for k in ("claim", "done"))
 
-    env = _env(tmp_path, "c2")
+    env = cache_env("c2")
     r = subprocess.run(cmd + ["--jobs", "2"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     assert "5 compiled with 2 processes" in r.stdout
