@@ -30,11 +30,12 @@ from numba.core import sigutils, types
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
 
-from . import compile_lock, lazy_link, pywrap, separate
+from . import compile_lock, lazy_code, lazy_link, pywrap, separate
 from .borrowed_args import BorrowedArgsCompiler
 
 separate.install()
 lazy_link.install()
+lazy_code.install()
 
 
 def widen(t):

@@ -57,6 +57,10 @@ def _get_module_for_linking(self):
     return _for_linking(self)
 
 
+serialize = _serialize_using_object_code  # what core.lazy_code falls back on for a library with machine code
+unserialize = _unserialize_lazily
+
+
 def install() -> None:
     """Patch numba's code library once (called when ``core.jit`` is imported)."""
     lib = codegen.CPUCodeLibrary

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from numba.core.compiler_lock import global_compiler_lock
 
-from . import compile_lock, separate
+from . import compile_lock, lazy_code, separate
 
 _ENTRIES = "_necro_py_entries"  # dispatcher attribute: {args: the CPython entry point}
 FORMAT = 1  # of a sidecar entry; raise it when the wrappers are built differently (old entries are rebuilt)
@@ -102,6 +102,10 @@ def entry(disp, args):
         got = entries.get(args)  # made by another thread meanwhile
         if got is not None:
             return got
+        if lazy_code.ensure(cres.library):
+            # the wrapper calls the function by symbol: its machine code was made now, so its
+            # cache entry had none (core.lazy_code); write it again, with the machine code
+            disp._cache.save_overload(args, cres)
         lib = _load(disp, args, cres) or _build(disp, args, cres)
         cfunc = cres.target_context.get_executable(lib, cres.fndesc, cres.environment)
         disp._insert([a._code for a in args], cfunc, cres.objectmode)

@@ -32,7 +32,7 @@ import tempfile
 
 from numba.core import codegen
 
-from . import compile_lock
+from . import compile_lock, lazy_code
 
 MIN_BYTECODE = 600  # bytes of CPython bytecode from which a jitted function is compiled separately
 
@@ -52,9 +52,10 @@ def _add_linking_library(self, library):
         if deps:
             mine.update(deps)
         if key is not None:
-            library._ensure_finalized()  # its machine code must be in the JIT engine before ours
+            lazy_code.ensure(library)  # its machine code must be in the JIT engine before ours
             mine[key] = None
             return None
+    lazy_code.finalize_without_code(library)  # linked as IR: its own machine code is not needed
     return _link(self, library)
 
 
@@ -153,6 +154,8 @@ def save_with_deps(disp, save):
                 write_sidecar(path, args, list(getattr(cres.library, _DEPS, None) or ()))
             except OSError:
                 return None  # no manifest, no cache entry: never a cached version without its deps
+        if getattr(disp, "_necro_is_separate", False) and getattr(cres, "library", None) is not None:
+            lazy_code.ensure(cres.library)  # called by symbol: cached with its machine code
         return save(sig, cres)
 
     return save_overload
