@@ -2,17 +2,19 @@
 
     python -m benchmarks.compile_parallel [--jobs 2] [--no-serial] [--json]
 
-numba compiles a process's functions one after the other. ``necro_env.warmup`` (which the
-training commands and the test suite run first) shares a cold compile between processes: each
+numba compiles a process's functions one after the other. ``necro_env.warmup`` (which the first
+game a process builds runs, and the training commands and the test suite first) shares a cold
+compile between processes: each
 takes the next unit of the shipped compile plan that nobody has claimed and whose callees are
 compiled, and the compile lock (``necro_env.core.compile_lock``) lets each load what the others
 wrote. This script times the start-up script of ``benchmarks.throughput`` (engine, batch kernel,
 ``BatchedEnv``: its "cold compile" row) on an empty cache:
 
-1. *serial*: as it is (``throughput``'s row);
-2. *warm-up*: starting with ``necro_env.warmup.ensure(jobs=J)`` for each J of ``--jobs`` (the plan
-   also covers the AEC env's encoders, which the start-up script does not use, so the warm-up
-   compiles more than the serial run).
+1. *serial*: with ``NECRO_WARMUP_JOBS=1`` (no warm-up: numba compiles what the script uses, in
+   one process; ``throughput``'s one-process row);
+2. *warm-up*: with ``NECRO_WARMUP_JOBS=J`` for each J of ``--jobs`` (the plan also covers the AEC
+   env's encoders, which the start-up script does not use, so the warm-up compiles more than the
+   serial run; J = the usable CPUs is ``throughput``'s cold-compile row).
 
 The figures are launch-to-first-steps in wall seconds and the processes' CPU seconds; the
 machine's other load changes them.
@@ -33,7 +35,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if min(args.jobs) < 1:
         raise SystemExit(f"--jobs must be at least 1, got {args.jobs}")
-    out = {"serial": None if args.no_serial else start_time(cold=True), "warmup": {}}
+    out = {"serial": None if args.no_serial else start_time(cold=True, warmup_jobs=1), "warmup": {}}
     for j in args.jobs:
         out["warmup"][j] = start_time(cold=True, warmup_jobs=j)
     if args.json:

@@ -21,9 +21,10 @@ call graph share the compile. This module does that on purpose:
   torch's training 1.6-2x slower in a process that never ran them). When every unit has a cache
   entry it returns at once (a few file checks). Anything the plan misses compiles on first use as before.
 
-The training, self-play and evaluation commands call :func:`ensure` before they build their
-envs, and so does the test suite's ``conftest.py``; ``necro-warmup`` runs it alone (for example
-while installing). ``NECRO_WARMUP_JOBS`` sets the number of processes (default: the usable CPUs,
+The first game a process builds runs :func:`ensure` (:func:`on_first_game`, called by
+``Game.__init__``), so every use of the library starts with it: the envs, the batched core, the
+commands (which also call it first, before they build their envs or worker processes) and the test
+suite's ``conftest.py``; ``necro-warmup`` runs it alone (for example while installing). ``NECRO_WARMUP_JOBS`` sets the number of processes (default: the usable CPUs,
 at most 4; ``1`` or ``0`` turns the warm-up off). Measured: docs/performance.md, "Compile time".
 
     python -m necro_env.warmup [--jobs N]
@@ -67,7 +68,8 @@ for encoder in ("entity", "flat", "spatial", "tactical"):
 # what the recording subprocess runs before PLAN_SCRIPT: numba's dispatchers instrumented to list
 # the units (functions compiled from Python, or separately compiled) in the order they finish
 _RECORD = r"""
-import atexit, json
+import atexit, json, os
+os.environ["NECRO_WARMUP_JOBS"] = "1"  # no warm-up on the first game: the script's own compiles are recorded
 from numba.core import sigutils
 from necro_env.core import jit
 from necro_env import warmup
@@ -365,6 +367,20 @@ def ensure(jobs: int | None = None, path: Path = PLAN_PATH, quiet: bool = False)
         shutil.rmtree(claims, ignore_errors=True)
     info["seconds"] = round(time.perf_counter() - t0, 2)
     return info
+
+
+_first_game = True
+
+
+def on_first_game() -> None:
+    """:func:`ensure`, the first time this process builds a game (``Game.__init__`` calls it): any use
+    of the library, an env made in a notebook as much as the commands, compiles a cold cache on every
+    core; later calls return at once. ``NECRO_WARMUP_JOBS=1`` turns it off (numba then compiles on
+    first use, one function after another)."""
+    global _first_game
+    if _first_game:
+        _first_game = False
+        ensure()
 
 
 def main(argv=None):

@@ -7,7 +7,9 @@
   helper compiles the units no other process has claimed; ``necro-warmup --jobs 2`` on an empty cache compiles every unit (a script then
   loads each from the cache), and a second run finds them all cached;
 - a corrupt plan is refused with a message naming the file (the command) or skipped with a warning
-  (``ensure`` inside a run, which then compiles on first use as before).
+  (``ensure`` inside a run, which then compiles on first use as before);
+- the first game a process builds runs the warm-up, later ones do not; the plan's recording turns
+  that off.
 """
 import json
 import os
@@ -164,3 +166,21 @@ def test_the_jobs_variable_is_checked(monkeypatch):
     with pytest.raises(ValueError, match="NECRO_WARMUP_JOBS must be an integer, got 'two'"):
         warmup.default_jobs()
     assert json.loads(warmup.PLAN_PATH.read_text())["format"] == warmup.PLAN_FORMAT
+
+
+def test_the_first_game_of_a_process_runs_the_warm_up_once(monkeypatch):
+    from necro_env.envs.necromunda_env import build_game
+
+    calls = []
+    monkeypatch.setattr(warmup, "ensure", lambda *a, **k: calls.append(a) or {})
+    monkeypatch.setattr(warmup, "_first_game", True)  # as in a new process
+    build_game()
+    assert calls == [()]
+    build_game()  # later games: nothing more
+    assert calls == [()]
+
+
+def test_recording_turns_the_first_games_warm_up_off():
+    # the recording subprocess must see the plan script's own compiles, not a warm-up's
+    assert 'os.environ["NECRO_WARMUP_JOBS"] = "1"' in warmup._RECORD
+    assert warmup._RECORD.index("NECRO_WARMUP_JOBS") < warmup._RECORD.index("from necro_env")

@@ -133,6 +133,9 @@ class Game:
         for g in self.gangs:
             if len(g.fighters) > mf:
                 raise ValueError(f"gang {g.name} has {len(g.fighters)} fighters but max_fighters is {mf}")
+        from ...warmup import on_first_game
+
+        on_first_game()  # a cold numba cache compiles on every core first (necro_env.warmup)
         nd = max_doors if max_doors is not None else max(1, len(board.doors))
         nk = max_caskets if max_caskets is not None else max(1, len(board.caskets))
         self.dims = Dims(len(self.gangs), mf, max_weapons, board.height, board.width, nd, nk)
