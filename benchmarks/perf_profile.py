@@ -39,7 +39,9 @@ def compiled_symbols() -> dict[int, str]:
         module = lib._get_module_for_linking()
         engine = lib._codegen._engine
         for fn in module.functions:
-            if fn.is_declaration:
+            # a helper only linked into its callers has no machine code of its own
+            # (core.lazy_code): its symbol is in the engine only through a caller's copy, if at all
+            if fn.is_declaration or not engine.is_symbol_defined(fn.name):
                 continue
             address = engine.get_function_address(fn.name)
             if address:
