@@ -332,7 +332,11 @@ def ensure(jobs: int | None = None, path: Path = PLAN_PATH, quiet: bool = False)
     info["units"], info["missing"] = len(units), missing(units)
     if info["missing"] == 0:
         return info
-    jobs = min(default_jobs() if jobs is None else max(1, int(jobs)), info["missing"])
+    try:
+        jobs = min(default_jobs() if jobs is None else max(1, int(jobs)), info["missing"])
+    except ValueError as e:  # a bad NECRO_WARMUP_JOBS: said, and the run goes on without the warm-up
+        warnings.warn(f"necro_env.warmup: {e}; compiling on first use instead", stacklevel=2)
+        return info
     if jobs < 2:  # one process: nothing to share; numba compiles on first use what the run needs
         return info
     info["jobs"] = jobs
@@ -403,6 +407,11 @@ def main(argv=None):
         return 0
     if args.jobs is not None and args.jobs < 1:
         raise SystemExit(f"necro-warmup: --jobs must be at least 1, got {args.jobs}")
+    if args.jobs is None:
+        try:
+            default_jobs()
+        except ValueError as e:
+            raise SystemExit(f"necro-warmup: {e}") from None
     try:
         read_plan(Path(args.plan))
     except PlanError as e:

@@ -165,6 +165,15 @@ def test_the_jobs_variable_is_checked(monkeypatch):
     monkeypatch.setenv("NECRO_WARMUP_JOBS", "two")
     with pytest.raises(ValueError, match="NECRO_WARMUP_JOBS must be an integer, got 'two'"):
         warmup.default_jobs()
+    # a run is not stopped by it (the first game of every process runs ensure): said, no warm-up
+    monkeypatch.setattr(warmup, "missing", lambda units: 1)  # as on a cold cache
+    with pytest.warns(UserWarning, match="NECRO_WARMUP_JOBS must be an integer, got 'two'; compiling on first use"):
+        assert warmup.ensure()["jobs"] == 0
+    # the command refuses it with a message, not a traceback
+    r = subprocess.run([sys.executable, "-m", "necro_env.warmup"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=120, env=dict(os.environ, NECRO_WARMUP_JOBS="two"))
+    assert r.returncode != 0 and "NECRO_WARMUP_JOBS must be an integer, got 'two'" in r.stderr
+    assert "Traceback" not in r.stderr
     assert json.loads(warmup.PLAN_PATH.read_text())["format"] == warmup.PLAN_FORMAT
 
 
