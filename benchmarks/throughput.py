@@ -403,10 +403,10 @@ def main(argv=None):
     res["aec"] = bench_aec(2_000 if quick else 20_000)
     res["memory"] = memory_per_game()
     cold = args.cold or not (quick or args.no_cold)
-    from necro_env.warmup import default_jobs
+    from necro_env.warmup import cpu_jobs
 
-    jobs = default_jobs()
-    res["cold_compile"] = dict(start_time(cold=True), jobs=jobs) if cold else None  # as a first start is
+    jobs = cpu_jobs()  # what a first start uses when NECRO_WARMUP_JOBS is not set
+    res["cold_compile"] = dict(start_time(cold=True, warmup_jobs=jobs), jobs=jobs) if cold else None
     res["cold_compile_one_process"] = start_time(cold=True, warmup_jobs=1) if cold else None
     res["load_average_end"] = _load()
     c4 = res["aec"]["connect_four_v3"]["steps_per_second"]

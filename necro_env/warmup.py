@@ -255,18 +255,24 @@ def missing(units) -> int:
     return sum(not _cached(d) for d, *_ in units)
 
 
+def cpu_jobs() -> int:
+    """The warm-up's processes without ``NECRO_WARMUP_JOBS``: the usable CPUs, at most 4."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:
+        cpus = os.cpu_count() or 1
+    return max(1, min(4, cpus))
+
+
 def default_jobs() -> int:
+    """``NECRO_WARMUP_JOBS`` (ValueError naming it when it is not an integer), else :func:`cpu_jobs`."""
     raw = os.environ.get("NECRO_WARMUP_JOBS")
     if raw is not None:
         try:
             return max(1, int(raw))
         except ValueError:
             raise ValueError(f"NECRO_WARMUP_JOBS must be an integer, got {raw!r}") from None
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:
-        cpus = os.cpu_count() or 1
-    return max(1, min(4, cpus))
+    return cpu_jobs()
 
 
 def share(units, claims: Path, alive=lambda: True, poll: float = 0.02, parallel: bool = True) -> int:

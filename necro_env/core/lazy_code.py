@@ -84,7 +84,9 @@ def ensure(library) -> bool:
     held = library._codegen.__dict__.get(_ENVS, {})
     for gv in module.global_variables:  # the environments numba could not set before (module docstring)
         if gv.name.startswith(_ENV_PREFIX) and not gv.is_declaration:
-            env = held.get(gv.name) or lookup_environment(gv.name)
+            env = held.get(gv.name)
+            if env is None:
+                env = lookup_environment(gv.name)
             if env is not None:
                 _set_env(library._codegen, gv.name, env)
     return True
