@@ -30,13 +30,28 @@ LEAF_DEPS = {
 }
 
 
+# Python-side modules among those globs: no compiled code reads them (package inits, the game
+# object, its event explanations, BatchedGames), so editing them keeps the cache.
+# Every other file counts, whether or not it compiles anything itself: the constants modules
+# (state.py, constants.py, terrain.py), whose values compiled code has frozen in, and the
+# compiler's own machinery (borrowed_args, lazy_link, lazy_code: the code and its cache format).
+# tests/properties/test_cache_folders.py checks that no counted module imports one of these.
+PYTHON_ONLY = frozenset({
+    "core/__init__.py", "rulesets/__init__.py", "rulesets/necromunda/__init__.py",
+    "rulesets/necromunda/game.py", "rulesets/necromunda/explain.py", "batch/__init__.py",
+})
+
+
+def hashed_files(globs) -> list[Path]:
+    """The source files whose contents key the cache folder of ``globs``."""
+    return sorted(q for g in globs for q in HERE.glob(g) if q.relative_to(HERE).as_posix() not in PYTHON_ONLY)
+
+
 def _hash(globs) -> str:
     h = hashlib.sha1()
-    for p in sorted(q for g in globs for q in HERE.glob(g)):
-        text = p.read_bytes()
-        if b"njit" in text:  # only modules with compiled code matter
-            h.update(p.relative_to(HERE).as_posix().encode())
-            h.update(text)
+    for p in hashed_files(globs):
+        h.update(p.relative_to(HERE).as_posix().encode())
+        h.update(p.read_bytes())
     return h.hexdigest()[:16]
 
 

@@ -3,7 +3,9 @@
 - folders are grouped by engine hash (the engine's and its leaf packages'); the running code's
   group comes first and is never pruned, other groups go from the least recently used; an older
   leaf folder of the running engine is a group of its own;
-- folders whose names are not cache keys are left alone; ``--keep`` below 0 is refused.
+- folders whose names are not cache keys are left alone; ``--keep`` below 0 is refused;
+- the cache key covers every module compiled code depends on (constants modules and the compile
+  machinery included); the modules it leaves out are imported by none of those.
 """
 import os
 
@@ -71,3 +73,52 @@ def test_the_command_lists_prunes_and_refuses_a_negative_keep(base, capsys):
     assert "deleted 4 version(s)" in capsys.readouterr().out
     with pytest.raises(ValueError, match="keep must be >= 0"):
         cache.prune(-2)
+
+
+def _imported_files(path, here):
+    """The necro_env source files that the module at ``path`` imports from (relative to ``here``)."""
+    import ast
+
+    rel = path.relative_to(here)
+    package = ["necro_env", *rel.parts[:-1]]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            base = package[:len(package) - node.level + 1] if node.level else []
+            mod = base + (node.module.split(".") if node.module else [])
+            targets = [mod + [a.name] for a in node.names] + [mod]
+        elif isinstance(node, ast.Import):
+            targets = [a.name.split(".") for a in node.names]
+        else:
+            continue
+        for t in targets:
+            if t[:1] != ["necro_env"]:
+                continue
+            for cand in (here.joinpath(*t[1:]).with_suffix(".py"), here.joinpath(*t[1:], "__init__.py")):
+                if cand.exists():
+                    out.add(cand.relative_to(here).as_posix())
+    return out
+
+
+def test_the_cache_key_covers_every_module_compiled_code_depends_on():
+    import ast
+
+    here = _numba_cache.HERE
+    engine = {p.relative_to(here).as_posix() for p in _numba_cache.hashed_files(_numba_cache.ENGINE_GLOBS)}
+    # constants modules without compiled code of their own count (compiled code freezes their values),
+    # and so does the machinery that compiles and caches
+    assert {"rulesets/necromunda/state.py", "rulesets/necromunda/constants.py", "core/terrain.py",
+            "core/lazy_code.py", "core/borrowed_args.py"} <= engine
+    assert not engine & _numba_cache.PYTHON_ONLY
+    # no counted module (engine or leaf) imports from a Python-only one: its edits cannot reach compiled code
+    counted = engine | {p.relative_to(here).as_posix() for globs in _numba_cache.LEAF_DEPS.values()
+                        for p in _numba_cache.hashed_files(globs)}
+    for rel in sorted(counted):
+        bad = (_imported_files(here / rel, here) & _numba_cache.PYTHON_ONLY) - {"core/__init__.py",
+                                                                                "rulesets/__init__.py",
+                                                                                "rulesets/necromunda/__init__.py"}
+        assert not bad, f"{rel} imports from {sorted(bad)}, which the cache key leaves out"
+    # the package inits that counted modules pass through define no values compiled code could read
+    for init in ("core/__init__.py", "rulesets/__init__.py", "rulesets/necromunda/__init__.py"):
+        body = ast.parse((here / init).read_text()).body
+        assert not any(isinstance(n, (ast.Assign, ast.AnnAssign)) for n in body), init
