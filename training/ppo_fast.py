@@ -54,6 +54,9 @@ then anchors to it. A ``--save`` file holds the weights with the network flags a
 metadata (``save_network``), so ``necro-eval`` plays it like a checkpoint (``load_network``).
 ``--pointer-head`` replaces the linear policy head by a factored one (``agents.pointer_head``:
 each fighter row and each board cell scored by a network shared across rows and cells).
+``--vf-warmup U``: the first U updates train the value head alone (its last linear layer, Adam at 1e-3, on the
+rollouts of the unchanged policy) before PPO changes the policy; a cloned network's value head is
+untrained, so PPO's first advantages would be measured against a random baseline.
 
 Self-play (``--opponent self``): the first snapshot, snap_0, is the network PPO starts from
 (after the warm start, if any); every ``--self-play-every`` updates the learner is frozen into a
@@ -104,7 +107,7 @@ DEFAULTS = dict(
     bc_decisions=0, bc_demonstrator="gunline", bc_epochs=4, bc_learning_rate=1e-3, kl_coef=0.0,
     eval_every=0, eval_games=32, keep_best=False, bc_winners_only=False, bc_dagger=0,
     mask_features=False, tactical_features=False, bc_report=False, pointer_head=False, tactical_planes=False,
-    init=None, learner="random", bc_kind_weight=0.0,
+    init=None, learner="random", bc_kind_weight=0.0, vf_warmup=0,
 )
 CONFIG_ONLY = ("reward",)  # set in the --config file, not on the command line
 
@@ -805,6 +808,7 @@ def main(argv=None):
     done = torch.zeros(n)
     batch = n * t_steps
     mb = batch // args.num_minibatches
+    opt_v = torch.optim.Adam(agent.v.parameters(), lr=1e-3, eps=1e-5) if args.vf_warmup else None  # a fresh head
     n_updates = max(1, args.total_steps // batch)
     returns_log, global_step, t_start = [], 0, time.perf_counter()
     best = None  # (score, update, state dict) of the best periodic evaluation (--keep-best)
@@ -867,11 +871,20 @@ def main(argv=None):
         f_obs = {k: v.reshape((batch,) + v.shape[2:]) for k, v in buf_obs.items()}
         f_mask, f_act, f_logp = buf_mask.reshape(batch, -1), buf_act.reshape(-1), buf_logp.reshape(-1)
         f_adv, f_ret = adv.reshape(-1), ret.reshape(-1)
+        value_only = update <= args.vf_warmup  # --vf-warmup: the value head alone, the policy unchanged
         for _ in range(args.update_epochs):
             perm = torch.randperm(batch)
             for s in range(0, batch, mb):
                 idx = perm[s:s + mb]
                 mb_obs, mb_mask = {k: x[idx] for k, x in f_obs.items()}, f_mask[idx]
+                if value_only:
+                    with torch.no_grad():
+                        z = agent.encode(mb_obs, mb_mask)[0]
+                    loss = 0.5 * ((agent.v(z).squeeze(-1) - f_ret[idx]) ** 2).mean()
+                    opt_v.zero_grad()
+                    loss.backward()
+                    opt_v.step()
+                    continue
                 _, logp, ent, v, logp_all = agent.act_full(mb_obs, mb_mask, f_act[idx])
                 ratio = (logp - f_logp[idx]).exp()
                 a_ = f_adv[idx]
@@ -897,7 +910,7 @@ def main(argv=None):
                "env_steps_per_second": round(n * t_steps / max(t_env, 1e-9), 1), "env_seconds": round(t_env, 3),
                "policy_seconds": round(t_net, 3), "train_seconds": round(t_train, 3),
                "episodes": len(returns_log), "mean_return": round(float(np.mean(recent)), 3) if recent else None,
-               "loss": round(loss.item(), 4)}
+               "loss": round(loss.item(), 4), **({"value_only": True} if value_only else {})}
         history.append(row)
         if args.log_json:
             print(json.dumps(row), flush=True)

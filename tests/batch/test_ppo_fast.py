@@ -434,3 +434,28 @@ def test_a_warm_start_with_kind_weights_runs(capsys):
                           "--num-minibatches", "2", "--update-epochs", "1", "--bc-decisions", "32",
                           "--bc-epochs", "1", "--bc-kind-weight", "0.5"])
     assert hist[-1]["steps"] == 32 and "warm start: 32 decisions of gunline" in capsys.readouterr().out
+
+
+def test_vf_warmup_trains_the_value_head_alone(tmp_path):
+    small = ["--num-envs", "4", "--num-steps", "8", "--hidden", "32", "--total-steps", "64",
+             "--num-minibatches", "2", "--update-epochs", "1", "--opponent", "random", "--pointer-head"]
+    saved = tmp_path / "a.pt"
+    ppo_fast.main(small + ["--save", str(saved), "--total-steps", "32"])
+    import torch
+
+    before = torch.load(saved, weights_only=True)["state_dict"]
+    after_path = tmp_path / "b.pt"
+    # both updates (2 x 32 steps) value-only: the policy's parameters are the saved ones, the head's not
+    hist = ppo_fast.main(small + ["--init", str(saved), "--vf-warmup", "2", "--save", str(after_path)])
+    assert [r.get("value_only") for r in hist if "update" in r] == [True, True]
+    after = torch.load(after_path, weights_only=True)["state_dict"]
+    for k, v in after.items():
+        if k.startswith("v."):
+            assert not torch.equal(v, before[k]), k
+        else:
+            torch.testing.assert_close(v, before[k], msg=k)
+    # one value-only update, then PPO: the policy moves in the second
+    hist = ppo_fast.main(small + ["--init", str(saved), "--vf-warmup", "1", "--save", str(after_path)])
+    assert [r.get("value_only", False) for r in hist if "update" in r] == [True, False]
+    after = torch.load(after_path, weights_only=True)["state_dict"]
+    assert any(not torch.equal(v, before[k]) for k, v in after.items() if not k.startswith("v."))
