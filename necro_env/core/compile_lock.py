@@ -35,10 +35,17 @@ def index_path(dispatcher) -> str | None:
     return getattr(cache_file, "_index_path", None)
 
 
+def sidecar_path(dispatcher, suffix: str) -> str | None:
+    """``<the cache index of dispatcher's cached function><suffix>``: the files kept beside a
+    function's cache entry (its lock here, ``core.separate``'s manifest, ``core.pywrap``'s
+    wrappers), or None when it has no cache file."""
+    index = index_path(dispatcher)
+    return None if index is None else index + suffix
+
+
 def lock_path(dispatcher) -> str | None:
     """The lock file of ``dispatcher``'s cached function, or None when it has no cache file."""
-    index = index_path(dispatcher)
-    return None if index is None else index + ".lock"
+    return sidecar_path(dispatcher, ".lock")
 
 
 @contextlib.contextmanager

@@ -42,8 +42,7 @@ def has_wrapper(cres) -> bool:
 
 
 def _sidecar_path(disp) -> str | None:
-    index = compile_lock.index_path(disp)
-    return None if index is None else index + ".pyw"
+    return compile_lock.sidecar_path(disp, ".pyw")
 
 
 def _load(disp, args, cres):

@@ -72,8 +72,7 @@ def is_separate(py_func, options: dict) -> bool:
 
 # ------------------------------------------------------------------ manifests
 def _manifest_path(disp):
-    index = compile_lock.index_path(disp)
-    return None if index is None else os.path.splitext(index)[0] + ".deps"
+    return compile_lock.sidecar_path(disp, ".deps")
 
 
 def read_sidecar(path) -> dict:
