@@ -31,9 +31,17 @@ def test_random_action_is_deterministic_and_minus_one_when_nothing_is_legal():
 
 
 def test_leaf_functions_cache_apart_from_the_engine():
+    import os
+
+    import numba
+
     leaf = _numba_cache.leaf_cache_dir("policies")
     if leaf is None:  # read-only home: numba's default location is used for everything
+        assert _numba_cache.engine_cache_dir() is None
         return
     assert leaf.startswith(_numba_cache.engine_cache_dir() + "-policies-")
-    assert random_action._cache._cache_path.startswith(leaf)
     assert _numba_cache.leaf_cache_dir("batch").startswith(_numba_cache.engine_cache_dir() + "-batch-")
+    if os.environ.get("NUMBA_CACHE_DIR"):  # an explicit folder is respected for everything
+        assert random_action._cache._cache_path.startswith(numba.config.CACHE_DIR)
+    else:
+        assert random_action._cache._cache_path.startswith(leaf)
