@@ -43,7 +43,7 @@ def main(argv=None):
         return out
     s = out["serial"]
     if s is not None:
-        print(f"cold compile, start-up script alone:        {s['seconds_to_ready']:7.1f} s to the first steps "
+        print(f"cold compile, one process (no warm-up):     {s['seconds_to_ready']:7.1f} s to the first steps "
               f"({s['cpu_seconds']} s CPU)")
     for j, w in out["warmup"].items():
         print(f"cold compile, necro_env.warmup on {j} process{'es' if j > 1 else '  '}: {w['seconds_to_ready']:7.1f} s "
