@@ -30,12 +30,14 @@ def defined_symbols(module) -> list[str]:
                   for gv in group if not gv.is_declaration)
 
 
-def _serialize_using_object_code(self):
+def serialize(self):
+    """``serialize_using_object_code`` with the linking module's symbol names (also what
+    ``core.lazy_code`` writes for a library with machine code)."""
     name, kind, (obj, bitcode) = _serialize(self)
     return name, kind, (obj, bitcode, defined_symbols(self._get_module_for_linking()))
 
 
-def _unserialize_lazily(cls, cg, state):
+def unserialize(cls, cg, state):
     name, kind, data = state
     if kind != "object" or len(data) != 3:
         return _unserialize(cls, cg, state)
@@ -57,14 +59,10 @@ def _get_module_for_linking(self):
     return _for_linking(self)
 
 
-serialize = _serialize_using_object_code  # what core.lazy_code falls back on for a library with machine code
-unserialize = _unserialize_lazily
-
-
 def install() -> None:
     """Patch numba's code library once (called when ``core.jit`` is imported)."""
     lib = codegen.CPUCodeLibrary
     if lib._get_module_for_linking is not _get_module_for_linking:
-        lib.serialize_using_object_code = _serialize_using_object_code
-        lib._unserialize = classmethod(_unserialize_lazily)
+        lib.serialize_using_object_code = serialize
+        lib._unserialize = classmethod(unserialize)
         lib._get_module_for_linking = _get_module_for_linking

@@ -11,7 +11,7 @@ from benchmarks import throughput
 pytestmark = pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="compiled code only")
 
 
-def test_the_start_up_script_runs_and_reports_its_times(monkeypatch):
+def test_the_start_up_script_runs_and_reports_its_times():
     script = throughput.start_script("numpy")
     assert "warmup" not in script and "build_game()" in script  # its first game runs the warm-up itself
     for jobs in (None, 1, 2):  # the library's default, one process, two
