@@ -98,6 +98,7 @@ class SideAgent(Agent):
 
 
 BUILTIN = ("random", "gunline", "aggressor", "rollout")
+ROLLOUT_AROUND = "rollout:"  # make_agent("rollout:<spec>"): the search agent with <spec>'s action as a candidate
 
 
 def side_specs(spec: str) -> list[str] | None:
@@ -117,7 +118,9 @@ def make_agent(spec: str, seed: int = 0, game=None, deterministic: bool = True) 
     MaskablePPO checkpoint (.zip, or any path: ``CheckpointAgent``, checked against ``game`` when
     given; ``deterministic=False`` samples its actions, as training opponents and demonstrators
     do), a ``training/ppo_fast.py --save`` network (.pt: needs ``game``; plays its most likely
-    action), or ``sides:a,b,...``: a ``SideAgent`` playing gang g with the g-th of those specs.
+    action), ``sides:a,b,...``: a ``SideAgent`` playing gang g with the g-th of those specs, or
+    ``rollout:<spec>``: the search agent with that agent's action as one more candidate (search at
+    play time around a trained network; agents/search.py).
     ``seed`` seeds the agent's own generator (every member of a side agent gets the same)."""
     from .checkpoint import CheckpointAgent
     from .heuristic import AggressorAgent, GunlineAgent
@@ -127,6 +130,12 @@ def make_agent(spec: str, seed: int = 0, game=None, deterministic: bool = True) 
     table = {"random": RandomAgent, "gunline": GunlineAgent, "aggressor": AggressorAgent, "rollout": RolloutAgent}
     if spec in table:
         return table[spec](seed=seed)
+    if spec.startswith(ROLLOUT_AROUND):
+        inner = spec[len(ROLLOUT_AROUND):]
+        if not inner or inner.startswith((ROLLOUT_AROUND, SIDES)):
+            raise ValueError(f"bad search agent {spec!r}: write rollout: and one agent to search around "
+                             f"(e.g. rollout:runs/maskppo_default/final.zip)")
+        return RolloutAgent(seed=seed, prior=make_agent(inner, seed=seed, game=game, deterministic=True))
     parts = side_specs(spec)
     if parts is not None:
         return SideAgent([make_agent(p, seed=seed, game=game, deterministic=deterministic) for p in parts], name=spec)
@@ -140,7 +149,8 @@ def make_agent(spec: str, seed: int = 0, game=None, deterministic: bool = True) 
     if spec.endswith(".zip") or "/" in spec:
         return CheckpointAgent(spec, game=game, deterministic=deterministic, seed=seed)
     raise ValueError(f"unknown agent {spec!r}: use one of {', '.join(BUILTIN)}, a checkpoint path (.zip), a "
-                     f"ppo_fast network (.pt) or sides:a,b (gang 0 played by a, gang 1 by b)")
+                     f"ppo_fast network (.pt), sides:a,b (gang 0 played by a, gang 1 by b) or rollout:<agent> "
+                     f"(the search agent around that agent)")
 
 
 def agent_name(spec: str) -> str:
@@ -150,6 +160,8 @@ def agent_name(spec: str) -> str:
     parts = side_specs(spec)
     if parts is not None:
         return SIDES + ",".join(agent_name(p) for p in parts)
+    if spec.startswith(ROLLOUT_AROUND):
+        return "rollout+" + agent_name(spec[len(ROLLOUT_AROUND):])
     if spec in BUILTIN:
         return spec
     from pathlib import Path

@@ -15,6 +15,13 @@ simulating them), not a tree search: it improves on its scripts where their futu
 and is only as farsighted as ``horizon``. The game's own dice are never touched: the agent
 draws its rollouts' seeds from its own generator (``reset(seed)``), so paired evaluation
 stays paired. docs/training.md, "A search agent", has its results.
+
+With a ``prior`` (any agent: a MaskablePPO checkpoint, a ``ppo_fast`` network, ...), the prior's
+action is a candidate too: where it differs from every policy's choice, it is simulated once per
+policy as the continuation (its futures play the prior's action, then that policy), and the
+agent plays the first action of the best (action, continuation) pair. This is search at play time
+around a trained network (``make_agent("rollout:<spec>")``): the network proposes, the
+simulations check its proposal against the scripts'.
 """
 from __future__ import annotations
 
@@ -37,7 +44,7 @@ class RolloutAgent(Agent):
     name = "rollout"
 
     def __init__(self, seed: int = 0, policies=("gunline", "aggressor"), opponents=("gunline", "aggressor"),
-                 rollouts: int = 64, horizon: int = 120, value=None):
+                 rollouts: int = 64, horizon: int = 120, value=None, prior: Agent | None = None):
         if len(policies) < 1 or len(opponents) < 1:
             raise ValueError("RolloutAgent needs at least one policy and one opponent model")
         if rollouts < 1 or horizon < 0:
@@ -51,18 +58,27 @@ class RolloutAgent(Agent):
         self.rollouts = int(rollouts)
         self.horizon = int(horizon)
         self.value = RewardSpec.from_config(DEFAULT_VALUE if value is None else value)
-        self._batch = None
-        self.searches = 0  # decisions decided by simulation (the policies disagreed)
+        self.prior = prior
+        self.encoder = None if prior is None else prior.encoder  # the prior reads observations
+        if prior is not None:
+            self.name = f"rollout+{prior.name}"
+        self._batches = {}  # batch size -> BatchedGames of the game being played
+        self.searches = 0  # decisions decided by simulation (the candidates disagreed)
+        self.prior_chosen = 0  # searches won by the prior's action where no policy chose it
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(0 if seed is None else int(seed))
+        if self.prior is not None:
+            self.prior.reset(seed)
 
-    def _batch_for(self, game) -> BatchedGames:
-        n = len(self.policies) * self.rollouts
-        if self._batch is None or self._batch.game is not game:
-            self._batch = BatchedGames(game, n)
-        return self._batch
+    def _batch_for(self, game, n: int) -> BatchedGames:
+        bg = self._batches.get(n)
+        if bg is None or bg.game is not game:
+            if any(b.game is not game for b in self._batches.values()):
+                self._batches = {}
+            bg = self._batches[n] = BatchedGames(game, n)
+        return bg
 
     def _seeds(self, n):
         return self.rng.integers(0, 2**63, size=n, dtype=np.uint64)
@@ -75,30 +91,46 @@ class RolloutAgent(Agent):
             raise ValueError(f"{self.name}: no legal action (is the game over?)")
         if legal.size == 1:
             return int(legal[0])
-        first, values = self.evaluate(game)
+        first, values = self.evaluate(game, obs, mask)
         if values is None:
             return int(first[0])
-        return int(first[int(np.argmax(values))])
+        best = int(np.argmax(values))
+        if best >= len(self.policies):
+            self.prior_chosen += 1
+        return int(first[best])
 
-    def evaluate(self, game):
-        """(each policy's action here, each policy's mean rollout value); the values are None
-        when every policy chooses the same action (nothing to simulate)."""
+    def evaluate(self, game, obs=None, mask=None):
+        """(each candidate's action here, each candidate's mean rollout value). The candidates are
+        the policies (their choice, then their own play), then, with a prior whose action no policy
+        chose, (the prior's action, then policy k) for each policy k. The values are None when every
+        candidate plays the same action (nothing to simulate)."""
         P, R = len(self.policies), self.rollouts
-        bg = self._batch_for(game).load(game)
+        bg = self._batch_for(game, P * R).load(game)
         # each policy's choice here, from one shared players' draw
         bg.reseed(self._seeds(P * R), np.tile(self._seeds(1), P * R))
         first = np.array([bg.sample(p, games=[k])[0] for k, p in enumerate(self.policies)], np.int64)
+        cont = np.array(self.policies, np.int64)  # each candidate's own play after its first action
+        if self.prior is not None:
+            if mask is None:
+                mask = game.mask[0]
+            a = int(self.prior.act(obs, mask, game=game))
+            if not (first == a).any():
+                first = np.concatenate([first, np.full(P, a, np.int64)])
+                cont = np.concatenate([cont, cont])
         if (first == first[0]).all():
             return first, None
         self.searches += 1
-        # common random numbers: rollout r of every policy plays the same dice and players' draws.
-        # Slot r * P + k is policy k's rollout r: interleaved, so that each of numba's threads (a
-        # contiguous share of the slots) gets every policy's futures, whose lengths differ.
-        bg.reseed(np.repeat(self._seeds(R), P), np.repeat(self._seeds(R), P))  # (sample left the games as loaded)
-        own = np.tile(self.policies, R)
-        other = np.repeat(np.resize(self.opponents, R), P)
+        C = first.size
+        if C != P:  # a larger batch for the prior's candidates
+            bg = self._batch_for(game, C * R).load(game)
+        # common random numbers: rollout r of every candidate plays the same dice and players' draws.
+        # Slot r * C + k is candidate k's rollout r: interleaved, so that each of numba's threads (a
+        # contiguous share of the slots) gets every candidate's futures, whose lengths differ.
+        bg.reseed(np.repeat(self._seeds(R), C), np.repeat(self._seeds(R), C))  # (sample left the games as loaded)
+        own = np.tile(cont, R)
+        other = np.repeat(np.resize(self.opponents, R), C)
         values, _, _, _ = bg.rollout(np.tile(first, R), self.horizon, int(game.current_gang), own, other,
                                      self.value)
-        # each policy's values contiguous before the mean: the same sums, in the same order, as
-        # when the slots were laid out policy by policy
-        return first, np.ascontiguousarray(values.reshape(R, P).T).mean(axis=1)
+        # each candidate's values contiguous before the mean: the same sums, in the same order, as
+        # when the slots were laid out candidate by candidate
+        return first, np.ascontiguousarray(values.reshape(R, C).T).mean(axis=1)

@@ -184,7 +184,8 @@ def plot(res: dict, path: Path) -> Path:
 # ------------------------------------------------------------------ CLI
 def build_agent(spec: str, game):
     """(table name, Agent) for one necro-eval spec (``agents.make_agent``: a built-in name, a
-    checkpoint .zip, a ppo_fast --save .pt network, or sides:a,b), the agent checked against
+    checkpoint .zip, a ppo_fast --save .pt network, sides:a,b, or rollout:<spec>: the search agent
+    around another), the agent checked against
     ``game`` and playing its most likely actions."""
     from agents.base import agent_name, make_agent
 
@@ -207,8 +208,9 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="necro-eval", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("agents", nargs="+", help="random, gunline, aggressor, rollout (the search agent), checkpoint "
-                                              ".zip paths, ppo_fast --save .pt networks, or sides:a,b (gang 0 "
-                                              "played by a, gang 1 by b) (at least 2)")
+                                              ".zip paths, ppo_fast --save .pt networks, sides:a,b (gang 0 "
+                                              "played by a, gang 1 by b), or rollout:<agent> (the search agent "
+                                              "with that agent's action as a candidate) (at least 2)")
     ap.add_argument("--pairs", type=int, default=50, help="seeds per match; each is played from both sides")
     ap.add_argument("--seed", type=int, default=100_000, help="first game seed")
     ap.add_argument("--scenario", default=None, help="scenario file (default: configs/scenarios/gang_fight.yaml)")

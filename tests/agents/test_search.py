@@ -89,3 +89,82 @@ def test_make_agent_knows_the_rollout_agent():
         RolloutAgent(policies=("external",))
     with pytest.raises(ValueError, match="rollouts"):
         RolloutAgent(rollouts=0)
+
+
+class LastLegal:
+    """A stand-in prior: always the highest legal action (rarely a script's choice)."""
+
+    name = "last"
+    encoder = None
+
+    def __init__(self):
+        self.resets = []
+
+    def reset(self, seed=None):
+        self.resets.append(seed)
+
+    def act(self, obs, mask, game=None):
+        return int(np.flatnonzero(mask)[-1])
+
+
+def test_a_prior_action_is_searched_once_per_continuation(game):
+    """With a prior whose action no policy chose, the candidates are the policies' choices and then
+    (the prior's action, policy k) for each policy k; the agent plays the best candidate's first
+    action, and leaves the game as it was."""
+    prior = LastLegal()
+    agent = RolloutAgent(seed=5, rollouts=4, horizon=30, prior=prior)
+    assert agent.name == "rollout+last" and prior.resets == [5]
+    added = 0
+    for g in positions(game, n=40):
+        before = g.clone()
+        mask = g.mask[0]
+        mine = prior.act(None, mask)
+        agent.rng = np.random.default_rng(3)
+        first, values = agent.evaluate(g, None, mask)
+        assert state_equal(g.state, before.state) and np.array_equal(g.mask, before.mask)
+        if first.size == 4:  # two policies, then the prior's action continued by each
+            assert mine not in first[:2] and (first[2:] == mine).all()
+            assert values is not None and values.shape == (4,)
+            added += 1
+        else:  # the prior agreed with a policy: the plain search
+            assert first.size == 2 and mine in first
+        agent.rng = np.random.default_rng(3)
+        chosen = agent.act(None, mask, game=g)
+        assert chosen == (first[0] if values is None else first[int(np.argmax(values))])
+    assert added > 0
+    assert 0 <= agent.prior_chosen <= agent.searches
+
+
+def test_a_prior_that_agrees_with_the_policies_changes_nothing(game):
+    """A prior proposing the first policy's own choice adds no candidate: the agent decides as
+    the plain search with the same seed, decision for decision."""
+
+    class Echo(LastLegal):
+        def act(self, obs, mask, game=None):
+            return int(plain.evaluate(game)[0][0])  # the plain agent's own first-policy choice
+
+    ps = positions(game, n=30)
+    plain = RolloutAgent(seed=9, rollouts=4, horizon=30)
+    with_prior = RolloutAgent(seed=9, rollouts=4, horizon=30, prior=Echo())
+    for g in ps:
+        plain.rng = np.random.default_rng(21)
+        with_prior.rng = np.random.default_rng(21)
+        first, values = with_prior.evaluate(g, None, g.mask[0])
+        assert first.size == 2
+        plain.rng = np.random.default_rng(21)
+        want = plain.evaluate(g)
+        assert np.array_equal(first, want[0])
+        assert (values is None and want[1] is None) or np.array_equal(values, want[1])
+
+
+def test_make_agent_builds_the_search_around_another_agent(game):
+    from agents.base import agent_name
+    from agents.random_agent import RandomAgent
+
+    agent = make_agent("rollout:random", seed=4, game=game)
+    assert isinstance(agent, RolloutAgent) and isinstance(agent.prior, RandomAgent)
+    assert agent.name == "rollout+random"
+    assert agent_name("rollout:runs/x/checkpoints/last.zip") == "rollout+x/last"
+    for bad in ("rollout:", "rollout:rollout:random", "rollout:sides:gunline,aggressor"):
+        with pytest.raises(ValueError, match="rollout: and one agent"):
+            make_agent(bad, game=game)
