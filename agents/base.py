@@ -143,7 +143,7 @@ def make_agent(spec: str, seed: int = 0, game=None, deterministic: bool = True) 
         if game is None or not deterministic:
             raise ValueError(f"{spec}: a ppo_fast network (.pt) needs the game it plays (game=...) and plays "
                              f"its most likely actions only (deterministic=True)")
-        from training.ppo_fast import load_network  # the network's file format lives with its trainer
+        from .fast_network import load_network
 
         return load_network(spec, game)
     if spec.endswith(".zip") or "/" in spec:

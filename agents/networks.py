@@ -66,7 +66,7 @@ class EntityExtractor(BaseFeaturesExtractor):
 
 class PointerExtractor(BaseFeaturesExtractor):
     """``entity`` / ``tactical`` observation -> packed ``[z | row embeddings | board planes | raw fighter
-    rows]`` (``unpack`` splits it): ppo_fast's ``Agent.encode``. Fighter rows (with the ``tactical``
+    rows]`` (``unpack`` splits it): ``agents.fast_network.FastNetwork.encode``. Fighter rows (with the ``tactical``
     columns when present) -> shared MLP; board planes (with ``tactical_planes``) -> small strided CNN;
     with the globals -> the ``trunk`` MLP, whose output z is the value's and the head's context."""
 

@@ -7,7 +7,7 @@ import torch
 from necro_env.rulesets.necromunda import codec
 from necro_env.rulesets.necromunda.codec import KINDS, P_CELL, P_FIGHTER, P_TARGET, P_WEAPON_CELL, P_WEAPON_TARGET
 from agents.pointer_head import COL_ON_BOARD, COL_X, COL_Y, PointerHead, head_index
-from training.ppo_fast import Agent, make_env, to_torch
+from training.ppo_fast import FastNetwork, make_env, to_torch
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +79,7 @@ def test_target_logits_follow_their_rows_and_cells_their_fighters(env):
 def test_agent_with_pointer_head_acts_legally_and_clones(env):
     g = env.game
     torch.manual_seed(1)
-    agent = Agent(env.observation_space, env.n_actions, 64, None, (g.layout, g.dims))
+    agent = FastNetwork(env.observation_space, env.n_actions, 64, None, (g.layout, g.dims))
     assert not hasattr(agent, "pi")
     obs, mask = to_torch(env.reset()), torch.from_numpy(env.action_masks())
     action, logp, ent, v, logp_all = agent.act_full(obs, mask)

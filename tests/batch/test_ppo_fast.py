@@ -52,7 +52,7 @@ def test_ppo_fast_warm_start_from_a_compiled_heuristic_with_a_kl_anchor(tmp_path
     env = ppo_fast.BatchedEnv(4, opponent="random", seed=0)
     obs, mask, act = ppo_fast.collect_demonstrations(env, args.bc_demonstrator, args.bc_decisions, seed=0)
     assert len(act) == 96 and mask[torch.arange(96), act].all()  # every demonstrated action was legal
-    net = ppo_fast.Agent(env.observation_space, env.n_actions, 32)
+    net = ppo_fast.FastNetwork(env.observation_space, env.n_actions, 32)
     accs = ppo_fast.clone(net, torch.optim.Adam(net.parameters(), lr=3e-3), (obs, mask, act), 30, 32)
     assert accs[-1] > max(accs[0], 0.6)
     hist = ppo_fast.main(["--num-envs", "4", "--num-steps", "8", "--hidden", "32", "--total-steps", "32",
@@ -92,7 +92,7 @@ def test_batched_eval_is_paired_and_deterministic(game2):
 
     torch.manual_seed(0)
     env = BatchedEnv(2, game=game2)
-    net = ppo_fast.Agent(env.observation_space, env.n_actions, 16)
+    net = ppo_fast.FastNetwork(env.observation_space, env.n_actions, 16)
     a = ppo_fast.batched_eval(net, game2, "gunline", 3)
     assert a == ppo_fast.batched_eval(net, game2, "gunline", 3)
     assert a["games"] == 6 and a["win"] + a["draw"] + a["loss"] == 6
@@ -208,7 +208,7 @@ def test_ppo_fast_dagger_labels_the_states_the_cloned_network_reaches(capsys):
 
     torch.manual_seed(0)
     env = ppo_fast.BatchedEnv(4, opponent="random", seed=0)
-    net = ppo_fast.Agent(env.observation_space, env.n_actions, 32)
+    net = ppo_fast.FastNetwork(env.observation_space, env.n_actions, 32)
     played = []
     greedy = ppo_fast.greedy_player(net)
 
@@ -288,7 +288,7 @@ def test_ppo_fast_reports_the_clone_accuracy_by_decision_kind(capsys):
 
     torch.manual_seed(0)
     env = ppo_fast.BatchedEnv(4, opponent="random", seed=0)
-    net = ppo_fast.Agent(env.observation_space, env.n_actions, 32)
+    net = ppo_fast.FastNetwork(env.observation_space, env.n_actions, 32)
     demos = ppo_fast.collect_demonstrations(env, "gunline", 48, seed=2)
     rep = ppo_fast.accuracy_by_kind(net, demos, env.game)
     assert sum(n for n, _, _ in rep.values()) == 48 and "select" in rep

@@ -147,7 +147,7 @@ def test_snapshots_with_tactical_inputs_get_them_for_the_deciding_gang(game2):
     from necro_env.rulesets.necromunda.state import G_DGANG
 
     space = ppo_fast.observation_space(game2, True, True)
-    net = ppo_fast.Agent(space, game2.n_actions, 16, pointer=(game2.layout, game2.dims))
+    net = ppo_fast.FastNetwork(space, game2.n_actions, 16, pointer=(game2.layout, game2.dims))
     pool = ppo_fast.SnapshotPool(4, seed=1)
     pool.add("snap_0", net)
     env = ppo_fast.make_env(4, True, True, opponent=pool, seed=3, game=game2, learner=0)
@@ -206,7 +206,7 @@ def test_heuristic_anchors_in_the_pool_play_the_compiled_heuristics_choices(game
             return acts
 
     pool = Checked(6, seed=2, heuristic_prob=1.0)
-    pool.add("snap_0", ppo_fast.Agent(ppo_fast.observation_space(game2), game2.n_actions, 16))
+    pool.add("snap_0", ppo_fast.FastNetwork(ppo_fast.observation_space(game2), game2.n_actions, 16))
     env = ppo_fast.make_env(6, opponent=pool, seed=4, game=game2)
     env.reset()
     assert set(pool.slot) == {"gunline", "aggressor"}
