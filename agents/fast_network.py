@@ -231,9 +231,9 @@ def load_network(path, game):
                          f"continue it with --init and --save it again to play it here")
     check_compatible(env, game, input_encoder(flags), where=f"network {path}")
     net = FastNetwork(observation_space(game, flags["tactical_features"], flags["tactical_planes"]), game.n_actions,
-                flags["hidden"],
-                MaskView(game) if flags["mask_features"] else None,
-                (game.layout, game.dims) if flags["pointer_head"] else None)
+                      flags["hidden"],
+                      MaskView(game) if flags["mask_features"] else None,
+                      (game.layout, game.dims) if flags["pointer_head"] else None)
     load_init(net, path, "network")
     agent = GreedyAgent(net)
     agent.name = Path(path).stem

@@ -138,7 +138,9 @@ def decode_type(d):
         return types.Array(decode_type(d["array"]), d["ndim"], d["layout"], readonly=d["readonly"])
     if "namedtuple" in d:
         module, qualname = d["namedtuple"].split(":")
-        cls = _resolve(module, qualname)  # (core.separate's lookup of a dotted name)
+        from .core.separate import resolve as named
+
+        cls = named(module, qualname)
         fields = [decode_type(x) for x in d["fields"]]
         if fields and all(f == fields[0] for f in fields):
             return types.NamedUniTuple(fields[0], len(fields), cls)
@@ -224,10 +226,12 @@ def read_plan(path: Path = PLAN_PATH) -> list[dict]:
 def resolve(units: list[dict]) -> list[tuple]:
     """(dispatcher, argument types, deps, called from Python) of every unit; :class:`PlanError` for
     one the code lacks."""
+    from .core.separate import resolve as named
+
     out = []
     for u in units:
         try:
-            disp = _resolve(u["module"], u["function"])
+            disp = named(u["module"], u["function"])
             args = tuple(decode_type(a) for a in u["args"])
         except (ImportError, AttributeError, KeyError, TypeError, ValueError) as e:
             raise PlanError(f"compile plan unit {u['module']}.{u['function']}: {e}") from None
@@ -235,12 +239,6 @@ def resolve(units: list[dict]) -> list[tuple]:
             raise PlanError(f"compile plan unit {u['module']}.{u['function']} is not a compiled function")
         out.append((disp, args, u["deps"], u["python"]))
     return out
-
-
-def _resolve(module: str, qualname: str):
-    from .core.separate import _resolve
-
-    return _resolve(module, qualname)
 
 
 def _cached(disp) -> bool:

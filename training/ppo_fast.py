@@ -93,9 +93,8 @@ from torch import nn
 from torch.distributions import Categorical
 
 from agents.base import side_specs
-from agents.fast_network import (  # noqa: F401 - the trainer's network, file and player
-    NETWORK_FLAGS, NETWORK_FORMAT, FastNetwork, GreedyAgent, MaskView, input_encoder, load_init, load_network,
-    observation_space, save_network,
+from agents.fast_network import (
+    FastNetwork, GreedyAgent, MaskView, load_init, load_network, observation_space, save_network,
 )
 from necro_env.config.training import BUILTIN_OPPONENTS
 from necro_env.envs.batched_env import BatchedEnv, opponent_mix
@@ -491,8 +490,8 @@ def main(argv=None):
     except ValueError as exc:
         raise SystemExit(f"--learner: {exc}") from None
     agent = FastNetwork(env.observation_space, env.n_actions, args.hidden,
-                  MaskView(env.game) if args.mask_features else None,
-                  (env.game.layout, env.game.dims) if args.pointer_head else None)
+                        MaskView(env.game) if args.mask_features else None,
+                        (env.game.layout, env.game.dims) if args.pointer_head else None)
     if args.init:
         load_init(agent, args.init)
         print(f"initial network: {args.init}", flush=True)

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pickle
+import tempfile
 
 try:
     import fcntl
@@ -41,6 +43,32 @@ def sidecar_path(dispatcher, suffix: str) -> str | None:
     wrappers), or None when it has no cache file."""
     index = index_path(dispatcher)
     return None if index is None else index + suffix
+
+
+def read_sidecar(path) -> dict:
+    """A pickled dict kept next to a cache index (``core.separate``'s manifests, ``core.pywrap``'s
+    wrappers); empty when missing or unreadable."""
+    try:
+        with open(path, "rb") as fh:
+            data = pickle.load(fh)
+        return data if isinstance(data, dict) else {}
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, TypeError, ValueError):
+        return {}
+
+
+def write_sidecar(path, args, value) -> None:
+    """Set ``args``'s entry of the sidecar at ``path`` (replaced atomically)."""
+    data = read_sidecar(path)
+    data[args] = value
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".sidecar-")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            pickle.dump(data, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
 
 
 def lock_path(dispatcher) -> str | None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from numba.core.compiler_lock import global_compiler_lock
 
-from . import compile_lock, lazy_code, separate
+from . import compile_lock, lazy_code
 
 _ENTRIES = "_necro_py_entries"  # dispatcher attribute: {args: the CPython entry point}
 FORMAT = 1  # of a sidecar entry; raise it when the wrappers are built differently (old entries are rebuilt)
@@ -50,7 +50,7 @@ def _load(disp, args, cres):
     path = _sidecar_path(disp)
     if path is None:
         return None
-    got = separate.read_sidecar(path).get(args)
+    got = compile_lock.read_sidecar(path).get(args)
     if not (isinstance(got, tuple) and len(got) == 5 and got[:2] == (FORMAT, cres.fndesc.mangled_name)):
         return None
     _, _, n_consts, consts, state = got
@@ -80,7 +80,7 @@ def _build(disp, args, cres):
     path = _sidecar_path(disp)
     if path is not None:
         try:
-            separate.write_sidecar(path, args, (FORMAT, cres.fndesc.mangled_name, n_consts,
+            compile_lock.write_sidecar(path, args, (FORMAT, cres.fndesc.mangled_name, n_consts,
                                                 list(env.consts[n_consts:]), lib.serialize_using_object_code()))
         except OSError:
             pass  # a read-only cache: the wrapper is compiled again by the next process

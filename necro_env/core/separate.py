@@ -27,8 +27,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import pickle
-import tempfile
 
 from numba.core import codegen
 
@@ -75,33 +73,8 @@ def _manifest_path(disp):
     return compile_lock.sidecar_path(disp, ".deps")
 
 
-def read_sidecar(path) -> dict:
-    """A pickled dict kept next to a cache index (this module's manifests, ``core.pywrap``'s
-    wrappers); empty when missing or unreadable."""
-    try:
-        with open(path, "rb") as fh:
-            data = pickle.load(fh)
-        return data if isinstance(data, dict) else {}
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, TypeError, ValueError):
-        return {}
-
-
-def write_sidecar(path, args, value) -> None:
-    """Set ``args``'s entry of the sidecar at ``path`` (replaced atomically)."""
-    data = read_sidecar(path)
-    data[args] = value
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".sidecar-")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump(data, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def _resolve(module: str, qualname: str):
+def resolve(module: str, qualname: str):
+    """The object named ``qualname`` in ``module`` (a dotted path inside it)."""
     obj = importlib.import_module(module)
     for part in qualname.split("."):
         obj = getattr(obj, part)
@@ -116,14 +89,14 @@ def load_deps(disp, args):
     path = _manifest_path(disp)
     if path is None:
         return None
-    deps = read_sidecar(path).get(args)
+    deps = compile_lock.read_sidecar(path).get(args)
     if deps is None:
         _debug(disp, "no manifest entry", path)
         return None
     for key in deps:
         module, qualname, dargs, symbol = key
         try:
-            dep = _resolve(module, qualname)
+            dep = resolve(module, qualname)
             dep.compile(dargs)
             cres = dep.overloads[dargs]
         except Exception as e:  # noqa: BLE001 - anything amiss: compile the caller afresh instead
@@ -150,7 +123,7 @@ def save_with_deps(disp, save):
             args = tuple(cres.signature.args)
             try:
                 os.makedirs(os.path.dirname(path), exist_ok=True)
-                write_sidecar(path, args, list(getattr(cres.library, _DEPS, None) or ()))
+                compile_lock.write_sidecar(path, args, list(getattr(cres.library, _DEPS, None) or ()))
             except OSError:
                 return None  # no manifest, no cache entry: never a cached version without its deps
         if getattr(disp, "_necro_is_separate", False) and getattr(cres, "library", None) is not None:

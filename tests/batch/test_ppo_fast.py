@@ -3,6 +3,7 @@ steps per second, and reads a YAML config (unknown keys are a clear error)."""
 import numpy as np
 import pytest
 
+from agents import fast_network
 from training import ppo_fast
 
 
@@ -355,7 +356,7 @@ def test_a_saved_network_carries_its_flags_and_plays_in_necro_eval(tmp_path, cap
                    "--num-minibatches", "2", "--update-epochs", "1", "--opponent", "random", "--pointer-head",
                    "--tactical-features", "--tactical-planes", "--save", str(saved)])
     data = torch.load(saved, weights_only=True)
-    assert data["format"] == ppo_fast.NETWORK_FORMAT and data["network"]["hidden"] == 32
+    assert data["format"] == fast_network.NETWORK_FORMAT and data["network"]["hidden"] == 32
     assert data["network"]["pointer_head"] and data["network"]["tactical_planes"]
     assert data["env"]["encoder"] == "tactical"  # the tactical tables' fingerprint is checked on loading
     capsys.readouterr()
