@@ -15,6 +15,10 @@ compiled may be asked for again while it is typed); there is no other nesting th
 whose callees are always locked after their callers, so no two processes wait on each other.
 Without a cache (``cache=False``, ``NullCache``), without ``fcntl`` (Windows) or when the lock
 file cannot be opened (a read-only cache folder) the compile runs unlocked, as numba's would.
+
+The files kept beside a function's cache entry (this lock, ``core.separate``'s manifest,
+``core.pywrap``'s wrappers) are named by :func:`sidecar_path`; the two pickled ones are read and
+written by :func:`read_sidecar` / :func:`write_sidecar`.
 """
 from __future__ import annotations
 

@@ -81,7 +81,7 @@ def _build(disp, args, cres):
     if path is not None:
         try:
             compile_lock.write_sidecar(path, args, (FORMAT, cres.fndesc.mangled_name, n_consts,
-                                                list(env.consts[n_consts:]), lib.serialize_using_object_code()))
+                                                    list(env.consts[n_consts:]), lib.serialize_using_object_code()))
         except OSError:
             pass  # a read-only cache: the wrapper is compiled again by the next process
     return lib
