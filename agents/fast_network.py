@@ -20,6 +20,7 @@ from torch.distributions import Categorical
 
 from .base import Agent
 
+
 class MaskView(nn.Module):
     """The legal-action mask as network inputs (``--mask-features``), laid out like the entity
     observation: for each fighter row (row r is relative target r, ``necro_env.envs.encoders``),
