@@ -36,19 +36,26 @@ def _space_desc(space):
         return {k: _space_desc(v) for k, v in space.spaces.items()}
     if isinstance(space, spaces.Discrete):
         return {"n": int(space.n)}
+    if isinstance(space, spaces.MultiDiscrete):
+        return {"nvec": [int(n) for n in space.nvec]}
     return {"shape": list(space.shape), "dtype": str(space.dtype)}
 
 
 def _encoder_fingerprint(encoder_name: str = "flat") -> str:
     """Hash of the encoders' feature tables (names and order), so a re-ordered feature is caught;
-    for the ``tactical`` encoder also of its rows' and planes' tables (necro_env.batch.tactical)."""
+    for the ``tactical`` encoder also of its rows' and planes' tables (necro_env.batch.tactical), for
+    ``advised`` of those and of its advisors (necro_env.envs.advice)."""
     from necro_env.envs import encoders as E
 
     modules = [E]
-    if encoder_name == "tactical":
+    if encoder_name in ("tactical", "advised"):
         from necro_env.batch import tactical
 
         modules.append(tactical)
+    if encoder_name == "advised":
+        from necro_env.envs import advice
+
+        modules.append(advice)
     h = hashlib.sha1()
     for mod in modules:
         for name in sorted(n for n in dir(mod) if n.isupper() and (n.endswith("_FEATURES") or n.endswith("_CHANNELS"))):

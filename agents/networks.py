@@ -15,8 +15,9 @@ names this class, so loading it needs this module (``agents`` is installed with 
 ``PointerPolicy`` is a MaskablePPO policy with ``agents.pointer_head``'s factored head (each fighter
 row and each cell scored by a shared network) in place of the linear action layer: the network of
 ``training/ppo_fast.py --pointer-head``. Its extractor (``PointerExtractor``) reads the ``entity`` or
-``tactical`` observation (the ``tactical`` rows and planes join the fighter rows and board planes)
-and hands the trunk's vector, the row embeddings, the board planes and the raw fighter rows over
+``tactical`` or ``advised`` observation (the ``tactical`` rows and planes join the fighter rows and
+board planes; the ``advised`` encoder's advice becomes a learned weight per heuristic on the action
+that heuristic would play) and hands the trunk's vector, the row embeddings, the board planes and the raw fighter rows over
 to the head packed in one tensor (SB3 passes one tensor from extractor to action net). Use:
 ``ppo: {extractor: pointer}`` in a training config.
 """
@@ -77,12 +78,17 @@ class PointerExtractor(BaseFeaturesExtractor):
         ng = observation_space["globals"].shape[0]
         self.tactical = "tactical" in observation_space.spaces
         self.tactical_planes = "tactical_planes" in observation_space.spaces
+        self.advice = "advice" in observation_space.spaces
         ff = ff_raw + (observation_space["tactical"].shape[1] if self.tactical else 0)
         c += observation_space["tactical_planes"].shape[0] if self.tactical_planes else 0
         trunk = list(trunk)
         self.sizes = (trunk[-1], nf * fighter_dim, c * h * w, nf * ff_raw)
-        super().__init__(observation_space, sum(self.sizes))
         self.shapes = ((nf, fighter_dim), (c, h, w), (nf, ff_raw))
+        if self.advice:  # passed through to the head, one-hot (SB3 encodes the MultiDiscrete so)
+            nvec = observation_space["advice"].nvec
+            self.sizes += (int(nvec.sum()),)
+            self.shapes += ((len(nvec), int(nvec[0])),)
+        super().__init__(observation_space, sum(self.sizes))
         self.fighter = row_mlp(ff, fighter_dim)
         self.board = board_cnn(c, board_channels)
         layers, n_in = [], nf * fighter_dim + fighter_dim + board_channels * 16 + ng
@@ -99,29 +105,45 @@ class PointerExtractor(BaseFeaturesExtractor):
             bo = torch.cat([bo, obs["tactical_planes"]], 1)
         f = self.fighter(fo)  # [B, NF, fighter_dim]
         z = self.trunk(torch.cat([f.flatten(1), f.max(1).values, self.board(bo), obs["globals"]], 1))
-        return torch.cat([z, f.flatten(1), bo.flatten(1), obs["fighters"].flatten(1)], 1)
+        parts = [z, f.flatten(1), bo.flatten(1), obs["fighters"].flatten(1)]
+        if self.advice:
+            parts.append(obs["advice"])
+        return torch.cat(parts, 1)
 
     def unpack(self, x: torch.Tensor):
-        """(z [B, hidden], f [B, NF, fighter_dim], board [B, C, H, W], fighters [B, NF, F])."""
+        """(z [B, hidden], f [B, NF, fighter_dim], board [B, C, H, W], fighters [B, NF, F]), then with
+        the ``advised`` encoder the advice one-hot [B, advisors, A + 1] (the last column: no advice)."""
         return _unpack(x, self.sizes, self.shapes)
 
 
 def _unpack(x, sizes, shapes):
-    z, f, bo, fo = torch.split(x, sizes, 1)
+    z, f, bo, fo, *adv = torch.split(x, sizes, 1)
     b = x.shape[0]
-    return z, f.reshape(b, *shapes[0]), bo.reshape(b, *shapes[1]), fo.reshape(b, *shapes[2])
+    return (z, f.reshape(b, *shapes[0]), bo.reshape(b, *shapes[1]), fo.reshape(b, *shapes[2]),
+            *(a.reshape(b, *shapes[3]) for a in adv))
 
 
 class _PointerActions(nn.Module):
-    """The action net: packed features -> flat logits by the pointer head."""
+    """The action net: packed features -> flat logits by the pointer head; with advice (the ``advised``
+    encoder), plus ``gate(z)[k]`` on the action advisor k advises: a learned, state-dependent weight
+    per advisor, so that following a heuristic is one weight, not a function the head must learn."""
 
     def __init__(self, sizes, shapes, head):
         super().__init__()
         self.sizes, self.shapes = sizes, shapes
         self.head = head
+        self.gate = None
+        if len(sizes) > 4:
+            self.gate = nn.Linear(sizes[0], shapes[3][0])
+            nn.init.orthogonal_(self.gate.weight, 0.01)  # near-uniform initial policy, as the head's outputs
+            nn.init.zeros_(self.gate.bias)
 
     def forward(self, x):
-        return self.head(*_unpack(x, self.sizes, self.shapes))
+        z, f, bo, fo, *adv = _unpack(x, self.sizes, self.shapes)
+        logits = self.head(z, f, bo, fo)
+        if self.gate is not None:
+            logits = logits + torch.einsum("bk,bka->ba", self.gate(z), adv[0][:, :, :-1])
+        return logits
 
 
 class _TrunkValue(nn.Module):

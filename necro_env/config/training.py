@@ -71,7 +71,8 @@ class PPOFile(Strict):
     # features extractor of the policy: SB3's default (flatten every input), "entity"
     # (agents/networks.py: a shared MLP over fighter rows + a small CNN over the board; entity encoder only),
     # or "pointer" (agents/networks.PointerPolicy: that extractor with net_arch as its trunk, and the
-    # factored pointer head in place of the linear action layer; entity or tactical encoder)
+    # factored pointer head in place of the linear action layer; entity, tactical or advised encoder: with
+    # advised, a learned weight per heuristic on the action it advises)
     extractor: Literal["default", "entity", "pointer"] = "default"
 
 
@@ -129,7 +130,7 @@ class PretrainFile(Strict):
 class TrainingFile(Strict):
     name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")
     scenario: str
-    encoder: Literal["flat", "entity", "spatial", "tactical"]
+    encoder: Literal["flat", "entity", "spatial", "tactical", "advised"]
     learner: Union[Literal["random"], int] = "random"
     # random | gunline | aggressor | path to a checkpoint .zip, or a mix {spec: weight, ...} drawn per episode
     opponent: Opponent = "random"
@@ -153,9 +154,10 @@ class TrainingFile(Strict):
             raise FieldProblem(("ppo", "extractor"), "entity", f"the entity extractor reads the entity encoder's "
                                                                f"observation; this config's encoder is "
                                                                f"{self.encoder!r} (use extractor: default)")
-        if self.ppo.extractor == "pointer" and self.encoder not in ("entity", "tactical"):
+        if self.ppo.extractor == "pointer" and self.encoder not in ("entity", "tactical", "advised"):
             raise FieldProblem(("ppo", "extractor"), "pointer", f"the pointer policy reads the fighter rows and "
-                                                                f"board planes of the entity or tactical encoder; "
+                                                                f"board planes of the entity, tactical or advised "
+                                                                f"encoder; "
                                                                 f"this config's encoder is {self.encoder!r}")
         if self.vec_env != "batched":
             if self.n_envs > 64:

@@ -1,6 +1,6 @@
 """Observation encoders: a Necromunda ``Game`` -> numpy observation of one gang.
 
-Four encoders, chosen by name (``make_encoder``):
+Five encoders, chosen by name (``make_encoder``):
 
 - ``entity``: ``Dict(fighters=[NF, F], board=[C, H, W], globals=[G])``
 - ``flat``: one vector = fighters (flattened) + globals + doors + caskets
@@ -8,6 +8,8 @@ Four encoders, chosen by name (``make_encoder``):
   + the globals broadcast as constant planes
 - ``tactical``: ``entity``'s Dict + ``tactical=[NF, 5]`` rows and ``tactical_planes=[4, H, W]``
   (necro_env/batch/tactical.py: line of sight, cover, path distances)
+- ``advised``: ``tactical``'s Dict + ``advice=[2]``, the flat action index each scripted heuristic
+  would play now (necro_env/envs/advice.py; ``MultiDiscrete``, the only key that is not float32)
 
 Every observation is from the observing gang's point of view: fighter rows
 (and the ``gang_rel`` features) are rotated so that the observer is gang 0,
@@ -15,7 +17,7 @@ then the other gangs in turn order ``(me + 1) % G, (me + 2) % G, ...``. Row
 ``r`` of ``fighters`` is therefore the fighter that the action codec calls
 relative target ``r`` (codec.py), so a policy can point at rows.
 
-All values are float32, deterministic, and inside the documented bounds
+All values are float32 (but ``advised``'s ``advice``), deterministic, and inside the documented bounds
 (``[0, 1]`` everywhere except the ``facing_dx`` / ``facing_dy`` planes of
 ``spatial``, which are in ``[-1, 1]``). The feature tables below are the
 single source of truth for the column order and for docs/api.md
@@ -653,6 +655,26 @@ class TacticalEncoder(EntityEncoder):
         return {**super().encode(game, gang), **tactical_obs(game, gang)}
 
 
+class AdvisedEncoder(TacticalEncoder):
+    """``tactical``'s Dict plus ``advice=[len(ADVISOR_FEATURES)]``: the action each scripted heuristic
+    (gunline, aggressor) would play now, as flat action indices, ``n_actions`` when the observer is not
+    deciding (``necro_env.envs.advice``). ``MultiDiscrete([n_actions + 1] * 2)``: SB3 one-hot encodes
+    it, and ``agents.networks.PointerPolicy`` weighs each advisor's action in its logits."""
+
+    name = "advised"
+
+    def space(self, game):
+        from .advice import ADVISOR_FEATURES
+
+        return spaces.Dict({**super().space(game).spaces,
+                            "advice": spaces.MultiDiscrete([game.n_actions + 1] * len(ADVISOR_FEATURES))})
+
+    def encode(self, game, gang):
+        from .advice import advice
+
+        return {**super().encode(game, gang), "advice": advice(game, gang)}
+
+
 class FlatEncoder(Encoder):
     """One vector: fighters (row-major [NF, F] flattened) + globals + doors + caskets + markers.
 
@@ -748,11 +770,12 @@ class SpatialEncoder(Encoder):
         return out
 
 
-ENCODERS = {"entity": EntityEncoder, "flat": FlatEncoder, "spatial": SpatialEncoder, "tactical": TacticalEncoder}
+ENCODERS = {"entity": EntityEncoder, "flat": FlatEncoder, "spatial": SpatialEncoder, "tactical": TacticalEncoder,
+            "advised": AdvisedEncoder}
 
 
 def make_encoder(encoder) -> Encoder:
-    """An encoder from its name ("entity", "flat", "spatial", "tactical") or an Encoder instance."""
+    """An encoder from its name ("entity", "flat", "spatial", "tactical", "advised") or an Encoder instance."""
     if isinstance(encoder, Encoder):
         return encoder
     if isinstance(encoder, type) and issubclass(encoder, Encoder):

@@ -15,7 +15,7 @@ from necro_env.rulesets.necromunda.game import Game
 from necro_env.rulesets.necromunda.state import DR_STATE, WP_ID
 from necro_env.testing import board, fighter, gang, scenario
 
-ENCODERS = ["entity", "flat", "spatial", "tactical"]
+ENCODERS = ["entity", "flat", "spatial", "tactical", "advised"]
 
 
 def _random_game(num_gangs=2, seed=0, steps=250):
@@ -42,7 +42,8 @@ def _obs_equal(a, b):
 
 
 def _arrays(obs):
-    return list(obs.values()) if isinstance(obs, dict) else [obs]
+    """The float arrays of an observation (all but ``advised``'s integer ``advice``: tests/api/test_advice.py)."""
+    return [v for k, v in obs.items() if k != "advice"] if isinstance(obs, dict) else [obs]
 
 
 @pytest.mark.parametrize("num_gangs", [2, 3])

@@ -104,6 +104,23 @@ def test_the_tactical_encoders_fingerprint_covers_its_rows_and_planes(monkeypatc
     assert _encoder_fingerprint("tactical") != before["tactical"]
 
 
+def test_the_advised_encoders_fingerprint_covers_its_advisors_and_the_tactical_tables(monkeypatch):
+    """A checkpoint on the advised encoder depends on the advisors' order (necro_env.envs.advice) and
+    on the tactical tables; the tactical encoder's fingerprint does not depend on the advisors."""
+    from agents.checkpoint import _encoder_fingerprint
+    from necro_env.batch import tactical
+    from necro_env.envs import advice
+
+    before = {e: _encoder_fingerprint(e) for e in ("tactical", "advised")}
+    assert before["advised"] != before["tactical"]
+    monkeypatch.setattr(advice, "ADVISOR_FEATURES", tuple(reversed(advice.ADVISOR_FEATURES)))
+    assert _encoder_fingerprint("advised") != before["advised"]
+    assert _encoder_fingerprint("tactical") == before["tactical"]
+    monkeypatch.undo()
+    monkeypatch.setattr(tactical, "TACTICAL_FEATURES", tuple(reversed(tactical.TACTICAL_FEATURES)))
+    assert _encoder_fingerprint("advised") != before["advised"]
+
+
 def test_make_agent_is_the_one_builder_of_every_spec(saved, tmp_path):
     """make_agent builds checkpoints as necro-eval plays them (most likely action) and as training
     opponents play them (deterministic=False: sampled from the agent's own seeded generator), in

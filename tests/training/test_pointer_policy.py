@@ -86,6 +86,56 @@ def test_it_saves_and_loads_with_its_layout_and_plays_legal_actions(model, tmp_p
         game.step(a)
 
 
+def test_with_the_advised_encoder_each_advisors_action_gets_a_learned_weight(tmp_path):
+    """The advised observation's advice reaches the action net one-hot (SB3 encodes the MultiDiscrete),
+    and the logits are the pointer head's plus gate(z)[k] on the action advisor k advises (none when
+    the advice is "no advice"); the policy saves, loads and plays from the advised encoder."""
+    from sb3_contrib import MaskablePPO
+
+    from agents import CheckpointAgent
+    from agents.checkpoint import save_checkpoint
+    from necro_env.envs.encoders import make_encoder
+
+    env = NecromundaGymEnv(encoder="advised")
+    env.reset(seed=3)
+    m = MaskablePPO(PointerPolicy, env, n_steps=32, batch_size=16, n_epochs=1, device="cpu", seed=0,
+                    policy_kwargs={"net_arch": [32, 32], **pointer_policy_kwargs(env.game)})
+    m.learn(32)
+    pol, fe = m.policy, m.policy.features_extractor
+    assert fe.advice and pol.action_net.gate is not None
+    with torch.no_grad():  # a gate far from 0, so that the test sees it
+        pol.action_net.gate.bias.copy_(torch.tensor([3.0, -2.0]))
+    obs, masks = _batch(env, 4)
+    obs["advice"][3] = env.game.n_actions  # an observer with no advice
+    n = env.game.n_actions
+    with torch.no_grad():
+        obs_t, _ = pol.obs_to_tensor({k: v.numpy() for k, v in obs.items()})
+        x = pol.extract_features(obs_t)  # SB3's preprocessing (the one-hot advice), then the extractor
+        z, f, bo, fo, adv = fe.unpack(x)
+        assert adv.shape == (4, 2, n + 1)
+        assert torch.equal(adv.argmax(2), obs["advice"])
+        head = pol.action_net.head(z, f, bo, fo)
+        gate = pol.action_net.gate(z)
+        want = head.clone()
+        for b in range(3):
+            for k in range(2):
+                want[b, obs["advice"][b, k]] += gate[b, k]
+        want[3] = head[3]
+        assert torch.allclose(pol.action_net(x), want, atol=1e-6)
+    path = save_checkpoint(m, tmp_path / "adv.zip", env.game, "advised")
+    agent = CheckpointAgent(path, game=env.game)
+    assert agent.encoder == "advised"
+    game = env.game
+    game.reset(12)
+    enc = make_encoder("advised")
+    for _ in range(30):
+        if game.done:
+            break
+        a = agent.act(enc.encode(game, game.current_gang), game.mask[0], game=game)
+        assert game.mask[0, a]
+        game.step(a)
+
+
 def test_it_needs_the_layout_of_its_game():
     from sb3_contrib import MaskablePPO
 
