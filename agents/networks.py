@@ -17,8 +17,9 @@ row and each cell scored by a shared network) in place of the linear action laye
 ``training/ppo_fast.py --pointer-head``. Its extractor (``PointerExtractor``) reads the ``entity`` or
 ``tactical`` or ``advised`` observation (the ``tactical`` rows and planes join the fighter rows and
 board planes; the ``advised`` encoder's advice becomes a learned weight per heuristic on the action
-that heuristic would play) and hands the trunk's vector, the row embeddings, the board planes and the raw fighter rows over
-to the head packed in one tensor (SB3 passes one tensor from extractor to action net). Use:
+that heuristic would play) and hands the trunk's vector, the row embeddings, the board planes and
+the raw fighter rows (and the advice) over to the head packed in one tensor (SB3 passes one tensor
+from extractor to action net). Use:
 ``ppo: {extractor: pointer}`` in a training config.
 """
 from __future__ import annotations
