@@ -157,8 +157,7 @@ class TrainingFile(Strict):
         if self.ppo.extractor == "pointer" and self.encoder not in ("entity", "tactical", "advised"):
             raise FieldProblem(("ppo", "extractor"), "pointer", f"the pointer policy reads the fighter rows and "
                                                                 f"board planes of the entity, tactical or advised "
-                                                                f"encoder; "
-                                                                f"this config's encoder is {self.encoder!r}")
+                                                                f"encoder; this config's encoder is {self.encoder!r}")
         if self.vec_env != "batched":
             if self.n_envs > 64:
                 raise FieldProblem(("n_envs",), self.n_envs, f"at most 64 with vec_env {self.vec_env!r} (one Python "

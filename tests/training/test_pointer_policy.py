@@ -60,7 +60,6 @@ def test_it_saves_and_loads_with_its_layout_and_plays_legal_actions(model, tmp_p
 
     from agents import CheckpointAgent
     from agents.checkpoint import save_checkpoint
-    from necro_env.envs.encoders import make_encoder
 
     m, env = model
     path = save_checkpoint(m, tmp_path / "p.zip", env.game, "tactical")
@@ -73,12 +72,17 @@ def test_it_saves_and_loads_with_its_layout_and_plays_legal_actions(model, tmp_p
         d1 = m.policy.get_distribution(obs, action_masks=masks).distribution.probs
         d2 = back.policy.get_distribution(obs, action_masks=masks).distribution.probs
     assert torch.equal(d1, d2) and not d1[torch.as_tensor(~masks)].any()
-    agent = CheckpointAgent(path, game=env.game)
-    assert agent.encoder == "tactical"
-    game = env.game
-    game.reset(11)
-    enc = make_encoder("tactical")
-    for _ in range(40):
+    _plays_legal_actions(CheckpointAgent(path, game=env.game), env.game, "tactical", seed=11, decisions=40)
+
+
+def _plays_legal_actions(agent, game, encoder, seed, decisions):
+    """``agent`` reads ``encoder``'s observation and plays only legal actions for ``decisions`` steps."""
+    from necro_env.envs.encoders import make_encoder
+
+    assert agent.encoder == encoder
+    game.reset(seed)
+    enc = make_encoder(encoder)
+    for _ in range(decisions):
         if game.done:
             break
         a = agent.act(enc.encode(game, game.current_gang), game.mask[0], game=game)
@@ -94,7 +98,6 @@ def test_with_the_advised_encoder_each_advisors_action_gets_a_learned_weight(tmp
 
     from agents import CheckpointAgent
     from agents.checkpoint import save_checkpoint
-    from necro_env.envs.encoders import make_encoder
 
     env = NecromundaGymEnv(encoder="advised")
     env.reset(seed=3)
@@ -119,21 +122,10 @@ def test_with_the_advised_encoder_each_advisors_action_gets_a_learned_weight(tmp
         want = head.clone()
         for b in range(3):
             for k in range(2):
-                want[b, obs["advice"][b, k]] += gate[b, k]
-        want[3] = head[3]
+                want[b, obs["advice"][b, k]] += gate[b, k]  # row 3 has no advice: the head's logits
         assert torch.allclose(pol.action_net(x), want, atol=1e-6)
     path = save_checkpoint(m, tmp_path / "adv.zip", env.game, "advised")
-    agent = CheckpointAgent(path, game=env.game)
-    assert agent.encoder == "advised"
-    game = env.game
-    game.reset(12)
-    enc = make_encoder("advised")
-    for _ in range(30):
-        if game.done:
-            break
-        a = agent.act(enc.encode(game, game.current_gang), game.mask[0], game=game)
-        assert game.mask[0, a]
-        game.step(a)
+    _plays_legal_actions(CheckpointAgent(path, game=env.game), env.game, "advised", seed=12, decisions=30)
 
 
 def test_it_needs_the_layout_of_its_game():
