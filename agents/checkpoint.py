@@ -43,19 +43,13 @@ def _space_desc(space):
 
 def _encoder_fingerprint(encoder_name: str = "flat") -> str:
     """Hash of the encoders' feature tables (names and order), so a re-ordered feature is caught;
-    for the ``tactical`` encoder also of its rows' and planes' tables (necro_env.batch.tactical), for
-    ``advised`` of those and of its advisors (necro_env.envs.advice)."""
+    also of the tables of the encoder's ``table_modules`` (``tactical``: necro_env.batch.tactical's
+    rows and planes; ``advised``: those and necro_env.envs.advice's advisors)."""
+    import importlib
+
     from necro_env.envs import encoders as E
 
-    modules = [E]
-    if encoder_name in ("tactical", "advised"):
-        from necro_env.batch import tactical
-
-        modules.append(tactical)
-    if encoder_name == "advised":
-        from necro_env.envs import advice
-
-        modules.append(advice)
+    modules = [E] + [importlib.import_module(m) for m in E.make_encoder(encoder_name).table_modules]
     h = hashlib.sha1()
     for mod in modules:
         for name in sorted(n for n in dir(mod) if n.isupper() and (n.endswith("_FEATURES") or n.endswith("_CHANNELS"))):

@@ -14,6 +14,8 @@ the game's dice are never touched.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..core.rng import seed_game
@@ -23,6 +25,7 @@ ADVISOR_FEATURES = ("gunline", "aggressor")
 ADVICE_SEED = 0x5EED_AD71CE  # the tie-break generator's seed (any constant: the advice must not depend on history)
 
 
+@functools.cache
 def _kernels():
     from ..policies.heuristics import aggressor_action, gunline_action
 
@@ -39,10 +42,9 @@ def advice(game, gang: int) -> np.ndarray:
     """``[len(ADVISOR_FEATURES)]`` int64: each advisor's action for ``gang`` now (module docstring)."""
     if game.done or int(game.current_gang) != int(gang):
         return no_advice(game)
-    mask = np.ascontiguousarray(game.mask[:1])
     out = np.empty(len(ADVISOR_FEATURES), np.int64)
     prng = np.zeros((1, 2), np.uint64)
     for i, kernel in enumerate(_kernels()):
         seed_game(prng, 0, np.uint64(ADVICE_SEED))
-        out[i] = kernel(game.state, game.static, 0, game.layout, mask, prng)
+        out[i] = kernel(game.state, game.static, 0, game.layout, game.mask, prng)  # game b = 0 of the [1, A] mask
     return out

@@ -457,6 +457,9 @@ class Encoder:
     """Base class: ``space(game)`` and ``encode(game, gang)``."""
 
     name = "base"
+    # modules whose ``*_FEATURES`` / ``*_CHANNELS`` tables define the observation besides this one's
+    # (agents.checkpoint fingerprints them all, so a re-ordered column refuses an old checkpoint)
+    table_modules: tuple[str, ...] = ()
 
     def space(self, game) -> spaces.Space:
         raise NotImplementedError
@@ -640,6 +643,7 @@ class TacticalEncoder(EntityEncoder):
     gang's legal actions; an observer that is not deciding sees them as 0."""
 
     name = "tactical"
+    table_modules = ("necro_env.batch.tactical",)
 
     def space(self, game):
         from ..batch.tactical import N_PLANES, N_TACTICAL
@@ -662,6 +666,7 @@ class AdvisedEncoder(TacticalEncoder):
     it, and ``agents.networks.PointerPolicy`` weighs each advisor's action in its logits."""
 
     name = "advised"
+    table_modules = TacticalEncoder.table_modules + ("necro_env.envs.advice",)
 
     def space(self, game):
         from .advice import ADVISOR_FEATURES
