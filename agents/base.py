@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from necro_env.config.training import SIDES  # make_agent("sides:a,b"): gang 0 played by a, gang 1 by b
+# the grammar of "sides:a,b" and "rollout(...):<spec>" (necro_env/config/agent_spec.py)
+from necro_env.config.agent_spec import SIDES, SpecError, search_spec, side_specs  # noqa: F401 (re-exported)
 from necro_env.core.rng import seed_game
 
 
@@ -98,18 +99,6 @@ class SideAgent(Agent):
 
 
 BUILTIN = ("random", "gunline", "aggressor", "rollout")
-ROLLOUT_AROUND = "rollout:"  # make_agent("rollout:<spec>"): the search agent with <spec>'s action as a candidate
-
-
-def side_specs(spec: str) -> list[str] | None:
-    """The member specs of a side agent's spec ``sides:a,b,...``, or None for any other spec."""
-    if not spec.startswith(SIDES):
-        return None
-    parts = spec[len(SIDES):].split(",")
-    if not all(parts) or any(p.startswith(SIDES) for p in parts):
-        raise ValueError(f"bad side agent {spec!r}: write sides: and one agent per gang, comma-separated "
-                         f"(e.g. sides:gunline,aggressor)")
-    return parts
 
 
 def make_agent(spec: str, seed: int = 0, game=None, deterministic: bool = True) -> Agent:
@@ -118,24 +107,27 @@ def make_agent(spec: str, seed: int = 0, game=None, deterministic: bool = True) 
     MaskablePPO checkpoint (.zip, or any path: ``CheckpointAgent``, checked against ``game`` when
     given; ``deterministic=False`` samples its actions, as training opponents and demonstrators
     do), a ``training/ppo_fast.py --save`` network (.pt: needs ``game``; plays its most likely
-    action), ``sides:a,b,...``: a ``SideAgent`` playing gang g with the g-th of those specs, or
-    ``rollout:<spec>``: the search agent with that agent's action as one more candidate (search at
-    play time around a trained network; agents/search.py).
+    action), ``sides:a,b,...``: a ``SideAgent`` playing gang g with the g-th of those specs,
+    ``rollout(rollouts=32,horizon=60,...)``: the search agent with those parameters, or
+    ``rollout:<spec>`` (with or without parameters): the search agent with that agent's action as
+    one more candidate (search at play time around a trained network; agents/search.py). The
+    grammar of these is necro_env/config/agent_spec.py; a malformed spec raises ``SpecError``.
     ``seed`` seeds the agent's own generator (every member of a side agent gets the same)."""
     from .checkpoint import CheckpointAgent
     from .heuristic import AggressorAgent, GunlineAgent
     from .random_agent import RandomAgent
     from .search import RolloutAgent
 
-    table = {"random": RandomAgent, "gunline": GunlineAgent, "aggressor": AggressorAgent, "rollout": RolloutAgent}
+    table = {"random": RandomAgent, "gunline": GunlineAgent, "aggressor": AggressorAgent}
     if spec in table:
         return table[spec](seed=seed)
-    if spec.startswith(ROLLOUT_AROUND):
-        inner = spec[len(ROLLOUT_AROUND):]
-        if not inner or inner.startswith((ROLLOUT_AROUND, SIDES)):
-            raise ValueError(f"bad search agent {spec!r}: write rollout: and one agent to search around "
-                             f"(e.g. rollout:runs/maskppo_default/final.zip)")
-        return RolloutAgent(seed=seed, prior=make_agent(inner, seed=seed, game=game, deterministic=True))
+    search = search_spec(spec)
+    if search is not None:
+        params, inner = search
+        prior = None if inner is None else make_agent(inner, seed=seed, game=game, deterministic=True)
+        agent = RolloutAgent(seed=seed, prior=prior, **params)
+        agent.name = agent_name(spec)
+        return agent
     parts = side_specs(spec)
     if parts is not None:
         return SideAgent([make_agent(p, seed=seed, game=game, deterministic=deterministic) for p in parts], name=spec)
@@ -149,19 +141,22 @@ def make_agent(spec: str, seed: int = 0, game=None, deterministic: bool = True) 
     if spec.endswith(".zip") or "/" in spec:
         return CheckpointAgent(spec, game=game, deterministic=deterministic, seed=seed)
     raise ValueError(f"unknown agent {spec!r}: use one of {', '.join(BUILTIN)}, a checkpoint path (.zip), a "
-                     f"ppo_fast network (.pt), sides:a,b (gang 0 played by a, gang 1 by b) or rollout:<agent> "
-                     f"(the search agent around that agent)")
+                     f"ppo_fast network (.pt), sides:a,b (gang 0 played by a, gang 1 by b), rollout(name=value,...) "
+                     f"(the search agent with parameters) or rollout:<agent> (the search agent around that agent)")
 
 
 def agent_name(spec: str) -> str:
     """The short name of a spec in tables and ratings: a built-in name as it is, a file as
     <run folder>/<file stem> (the folder above checkpoints/ for a checkpoint), and a side agent as
-    sides: and its members' names."""
+    sides: and its members' names, a search agent as its spec up to the ":" of a prior, and the
+    prior's name after a "+" (``rollout(rollouts=32):runs/x/final.zip`` -> ``rollout(rollouts=32)+x/final``)."""
     parts = side_specs(spec)
     if parts is not None:
         return SIDES + ",".join(agent_name(p) for p in parts)
-    if spec.startswith(ROLLOUT_AROUND):
-        return "rollout+" + agent_name(spec[len(ROLLOUT_AROUND):])
+    search = search_spec(spec)
+    if search is not None:
+        inner = search[1]
+        return spec if inner is None else spec[:len(spec) - len(inner) - 1] + "+" + agent_name(inner)
     if spec in BUILTIN:
         return spec
     from pathlib import Path

@@ -7,12 +7,12 @@ from typing import Annotated, Literal, Optional, Union
 
 from pydantic import BeforeValidator, Field, model_validator
 
+from .agent_spec import SpecError, search_spec, side_specs
 from .errors import FieldProblem
 from .loader import load_file
 from .schemas import Strict
 
 BUILTIN_OPPONENTS = ("random", "gunline", "aggressor")
-SIDES = "sides:"  # "sides:a,b": gang 0 played by a, gang 1 by b (agents.base.SideAgent)
 _SPEC_HELP = "expected random, gunline, aggressor or a checkpoint path (.zip)"
 
 
@@ -43,13 +43,24 @@ def _check_opponent(v):
 
 
 def _check_demonstrator(v):
-    """An opponent spec, ``rollout`` (the search agent, agents/search.py, can demonstrate but is
-    too slow to be played against in training), or ``sides:a,b``: gang g demonstrated by the g-th
-    of those (agents.base.SideAgent)."""
-    parts = v[len(SIDES):].split(",") if isinstance(v, str) and v.startswith(SIDES) else [v]
-    if not all(p == "rollout" or _is_spec(p) for p in parts):
-        raise FieldProblem((), v, "expected random, gunline, aggressor, rollout, a checkpoint path (.zip), or "
-                                  "sides: and one of those per gang (e.g. sides:gunline,aggressor)")
+    """An opponent spec, the search agent (``rollout``, ``rollout(name=value,...)``, either of them
+    around an opponent spec: ``rollout:<spec>``; agents/search.py: it can demonstrate but is too slow
+    to be played against in training), or ``sides:a,b``: gang g demonstrated by the g-th of those
+    (agents.base.SideAgent). The grammar is necro_env/config/agent_spec.py."""
+    allowed = ("expected random, gunline, aggressor, a checkpoint path (.zip), the search agent (rollout, "
+               "rollout(rollouts=32,horizon=60), rollout:<one of those>), or sides: and one of those per gang "
+               "(e.g. sides:gunline,aggressor)")
+    if not isinstance(v, str):
+        raise FieldProblem((), v, allowed)
+    try:
+        parts = side_specs(v) or [v]
+        for p in parts:
+            search = search_spec(p)
+            played = p if search is None else search[1]  # the agent played (or searched around), if any
+            if played is not None and not _is_spec(played):
+                raise FieldProblem((), v, allowed)
+    except SpecError as e:
+        raise FieldProblem((), v, str(e)) from None
     return v
 
 

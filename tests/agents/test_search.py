@@ -4,6 +4,7 @@ import pytest
 
 from agents import make_agent
 from agents.search import RolloutAgent
+from necro_env.batch import policy_id
 from necro_env.core.rng import seed_game
 from necro_env.envs.necromunda_env import build_game
 from necro_env.policies.heuristics import aggressor_action, gunline_action
@@ -168,3 +169,48 @@ def test_make_agent_builds_the_search_around_another_agent(game):
     for bad in ("rollout:", "rollout:rollout:random", "rollout:sides:gunline,aggressor"):
         with pytest.raises(ValueError, match="rollout: and one agent"):
             make_agent(bad, game=game)
+
+
+def test_make_agent_reads_search_parameters(game):
+    """``rollout(name=value,...)`` (necro_env/config/agent_spec.py): the search agent with those
+    parameters, alone, around another agent, or as one member of a side agent."""
+    from agents.base import SideAgent, agent_name
+
+    agent = make_agent("rollout(rollouts=8,horizon=30,opponents=aggressor)", seed=2)
+    assert (agent.rollouts, agent.horizon) == (8, 30)
+    assert agent.opponents == [policy_id("aggressor")]
+    assert agent.policies == [policy_id("gunline"), policy_id("aggressor")]  # the default candidates
+    assert agent.name == "rollout(rollouts=8,horizon=30,opponents=aggressor)"
+    around = make_agent("rollout(rollouts=4,policies=gunline+aggressor+random):random", seed=2, game=game)
+    assert around.rollouts == 4 and len(around.policies) == 3 and around.prior is not None
+    assert around.name == "rollout(rollouts=4,policies=gunline+aggressor+random)+random"
+    assert agent_name("rollout(horizon=9):runs/x/checkpoints/last.zip") == "rollout(horizon=9)+x/last"
+    sides = make_agent("sides:rollout(rollouts=3,horizon=5),aggressor", seed=2, game=game)
+    assert isinstance(sides, SideAgent) and [type(a).__name__ for a in sides.agents] == ["RolloutAgent",
+                                                                                          "AggressorAgent"]
+    assert (sides.agents[0].rollouts, sides.agents[0].horizon) == (3, 5)
+    # the parameters change nothing but the search: same seed and parameters as the constructor, same play
+    twin = RolloutAgent(seed=2, rollouts=8, horizon=30, opponents=("aggressor",))
+    g = game.clone().reset(11)
+    for _ in range(40):
+        if g.done:
+            break
+        a = agent.act(None, g.mask[0], game=g)
+        assert a == twin.act(None, g.mask[0], game=g)
+        g.step(a)
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("rollout(rollouts=0)", "rollouts='0'; expected an integer >= 1"),
+    ("rollout(horizon=-1)", "horizon='-1'; expected an integer >= 0"),
+    ("rollout(rolouts=3)", "'rolouts=3' is not a parameter"),
+    ("rollout(rollouts=3,rollouts=4)", "rollouts given twice"),
+    ("rollout(opponents=gunline+agressor)", "opponents='gunline+agressor'; expected compiled policies"),
+    ("rollout(rollouts=3", "parenthesis is not closed"),
+    ("rollout(rollouts=3)x", "write nothing, or : and one agent"),
+    ("rollout(rollouts=3):rollout:random", "rollout: and one agent"),
+])
+def test_bad_search_parameters_are_refused_naming_what_is_allowed(game, spec, words):
+    with pytest.raises(ValueError) as err:
+        make_agent(spec, game=game)
+    assert spec in str(err.value) and words in str(err.value)

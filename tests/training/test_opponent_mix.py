@@ -139,3 +139,24 @@ def test_demonstrations_are_played_against_the_mix_deterministically(tiny_config
     mix = OpponentMix(cfg["opponent"], cfg["seed"], pretrain.DEMO_RANK)
     mix.sample()  # the build-time reset
     assert a["opponents"] == [mix.specs[mix.draw_index()] for _ in range(4)]
+
+
+@pytest.mark.parametrize("demonstrator", [
+    "rollout", "rollout(rollouts=32,horizon=60)", "rollout:runs/x/bc.zip", "rollout(horizon=30):gunline",
+    "sides:rollout(rollouts=32,horizon=120,opponents=gunline+aggressor),aggressor",
+])
+def test_search_demonstrators_with_parameters_are_accepted(tiny_config, demonstrator):
+    cfg = load_config(tiny_config(extra=f"pretrain: {{demonstrator: '{demonstrator}'}}\n"))
+    assert cfg["pretrain"]["demonstrator"] == demonstrator
+
+
+@pytest.mark.parametrize("demonstrator, words", [
+    ("rollout(rollouts=0)", "rollouts='0'; expected an integer >= 1"),
+    ("rollout:gunlin", "expected random, gunline, aggressor, a checkpoint path"),
+    ("sides:rollout(horizn=3),gunline", "'horizn=3' is not a parameter"),
+])
+def test_bad_search_demonstrators_are_config_errors(tiny_config, demonstrator, words):
+    with pytest.raises(ConfigError) as err:
+        load_config(tiny_config(extra=f"pretrain: {{demonstrator: '{demonstrator}'}}\n"))
+    msg = str(err.value)
+    assert "field 'pretrain.demonstrator'" in msg and f"got {demonstrator!r}" in msg and words in msg
