@@ -170,20 +170,43 @@ def pretrain(model, cfg: dict, log=print) -> dict:
             "demonstrator_results": data["results"], "opponents": opponents, "epochs": rows}
 
 
+def init_from(model, path, game, encoder: str, log=print) -> dict:
+    """Copy the policy (network weights) of the checkpoint at ``path`` into ``model``, after checking
+    the checkpoint against ``game`` and ``encoder`` like every load (agents/checkpoint.py). The
+    model keeps its own PPO settings and a fresh optimizer: the config's, not the checkpoint's."""
+    from agents.checkpoint import CheckpointMismatch, load_model
+
+    src, meta = load_model(path, game, encoder)
+    try:
+        model.policy.load_state_dict(src.policy.state_dict())
+    except RuntimeError as e:  # another net_arch or extractor: torch lists the missing or mis-shaped weights
+        detail = str(e).splitlines()[1].strip() if len(str(e).splitlines()) > 1 else str(e)
+        raise CheckpointMismatch(f"init_from {path}: its policy network does not fit this config's (ppo.net_arch, "
+                                 f"ppo.extractor): {detail}") from None
+    log(f"[train] policy initialised from {path}")
+    return {"init_from": str(path), "checkpoint": {k: meta[k] for k in ("encoder", "env_version") if k in meta}}
+
+
 def warm_start(model, cfg: dict, run, game, log=print):
-    """The ``pretrain:`` step of a fresh run (train.py and selfplay.py): clone the demonstrations
-    into ``model``, write ``run/pretrain.json`` and save the cloned policy to
-    ``run/checkpoints/step_0_bc.zip``. Returns the pretrain info, or None without a pretrain section."""
-    if not cfg.get("pretrain"):
-        return None
+    """The starting policy of a fresh run (train.py and selfplay.py): with ``init_from`` the policy
+    of that checkpoint (``init_from``; the pretrain section is then not run), else with a
+    ``pretrain:`` section the clone of its demonstrations. Writes ``run/pretrain.json`` and saves
+    the starting policy to ``run/checkpoints/step_0_bc.zip``. Returns the info written, or None
+    when the run starts from a fresh network."""
     from agents.checkpoint import save_checkpoint
 
     from .common import write_json
 
-    info = pretrain(model, cfg, log=log)
+    if cfg.get("init_from"):
+        info = init_from(model, cfg["init_from"], game, cfg["encoder"], log=log)
+        extra = {"run": cfg["name"], "init_from": cfg["init_from"]}
+    elif cfg.get("pretrain"):
+        info = pretrain(model, cfg, log=log)
+        extra = {"run": cfg["name"], "pretrain": cfg["pretrain"]["demonstrator"]}
+    else:
+        return None
     write_json(run / "pretrain.json", info)
-    save_checkpoint(model, run / "checkpoints" / "step_0_bc.zip", game, cfg["encoder"],
-                    {"run": cfg["name"], "pretrain": cfg["pretrain"]["demonstrator"]})
+    save_checkpoint(model, run / "checkpoints" / "step_0_bc.zip", game, cfg["encoder"], extra)
     return info
 
 

@@ -238,9 +238,13 @@ def main(argv=None):
     ap.add_argument("--runs-dir", default=None)
     ap.add_argument("--resume", action="store_true", help="continue from runs/<name>/checkpoints/last.zip")
     ap.add_argument("--eval-games", type=int, default=None, help="final evaluation games per opponent (0: skip)")
+    ap.add_argument("--init-from", default=None, metavar="CHECKPOINT",
+                    help="start from this checkpoint's policy (init_from; e.g. a pretrain run's bc.zip) instead "
+                         "of the warm start")
     args = ap.parse_args(argv)
     cfg = load_config(args.config, {"total_timesteps": args.timesteps, "selfplay.snapshot_every": args.snapshot_every,
-                                    "n_envs": args.n_envs, "name": args.name, "eval.games": args.eval_games})
+                                    "n_envs": args.n_envs, "name": args.name, "eval.games": args.eval_games,
+                                    "init_from": args.init_from})
     if cfg["vec_env"] == "batched":  # the pool's snapshots are checkpoints, played by Python envs
         from necro_env.config.errors import ConfigError
 

@@ -1,14 +1,16 @@
 """Train a MaskablePPO agent (sb3-contrib) against a chosen opponent from a YAML config.
 
     necro-train [--config configs/training/default.yaml] [--opponent gunline] [--timesteps N]
-                [--demonstrator sides:gunline,aggressor] [--name NAME] [--resume] [--eval-games N]
+                [--demonstrator sides:gunline,aggressor] [--init-from bc.zip] [--name NAME] [--resume]
+                [--eval-games N]
 
 The opponent is ``random``, ``gunline``, ``aggressor`` or a checkpoint .zip (config key
 ``opponent``), or a mix of them with weights (``{random: 0.2, gunline: 0.4, aggressor: 0.4}``,
 on the command line ``random=0.2,gunline=0.4,aggressor=0.4``) from which each env draws its
 opponent at every reset (common.OpponentMix); rewards follow the config's ``reward`` section
 (necro_env/envs/rewards.py). With a ``pretrain:`` section a fresh run starts with the
-behaviour-cloning warm start (training/pretrain.py).
+behaviour-cloning warm start (training/pretrain.py); with ``init_from:`` (``--init-from``) it starts
+from that checkpoint's policy instead (e.g. a ``python -m training.pretrain`` run's bc.zip).
 Writes runs/<name>/: config.yaml (resolved), tb/ (TensorBoard), monitor/ (episode logs),
 checkpoints/step_<N>.zip + .meta.json every ``checkpoint_every`` steps and last.zip,
 progress.csv (periodic paired evaluation against the opponent, or each opponent of the mix), final.zip, eval.md /
@@ -211,7 +213,7 @@ def train(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
         model = new_model(cfg, venv, run / "tb", game)
         from .pretrain import warm_start
 
-        if warm_start(model, cfg, run, game, log=log) is not None:  # behaviour-cloning warm start (step_0_bc.zip)
+        if warm_start(model, cfg, run, game, log=log) is not None:  # init_from or the warm start (step_0_bc.zip)
             save(model, run / "checkpoints", game, cfg)  # last.zip: --resume starts here
             if cfg["eval"]["every"]:
                 evaluation_round(model, cfg, run, game, 0, time.time() - t0, log)
@@ -276,13 +278,17 @@ def main(argv=None):
     ap.add_argument("--runs-dir", default=None, help="parent of the run folder (default: runs/)")
     ap.add_argument("--resume", action="store_true", help="continue from runs/<name>/checkpoints/last.zip")
     ap.add_argument("--eval-games", type=int, default=None, help="final evaluation games per opponent (0: skip)")
+    ap.add_argument("--init-from", default=None, metavar="CHECKPOINT",
+                    help="start from this checkpoint's policy (init_from; e.g. a pretrain run's bc.zip) instead "
+                         "of the warm start")
     ap.add_argument("--demonstrator", default=None,
                     help="the warm start's demonstrator (pretrain.demonstrator): random | gunline | aggressor | "
                          "rollout | checkpoint .zip | sides:a,b (gang g by the g-th)")
     args = ap.parse_args(argv)
     cfg = load_config(args.config, {"opponent": parse_opponent_arg(args.opponent), "total_timesteps": args.timesteps,
                                     "n_envs": args.n_envs, "eval.games": args.eval_games,
-                                    "pretrain.demonstrator": args.demonstrator, "name": args.name})
+                                    "pretrain.demonstrator": args.demonstrator, "name": args.name,
+                                    "init_from": args.init_from})
     warm_up()
     run = prepare_run(cfg, args.runs_dir)
     out = train(cfg, run, resume=args.resume)

@@ -47,9 +47,9 @@ def _check_demonstrator(v):
     around an opponent spec: ``rollout:<spec>``; agents/search.py: it can demonstrate but is too slow
     to be played against in training), or ``sides:a,b``: gang g demonstrated by the g-th of those
     (agents.base.SideAgent). The grammar is necro_env/config/agent_spec.py."""
-    allowed = ("expected random, gunline, aggressor, a checkpoint path (.zip), the search agent (rollout, "
-               "rollout(rollouts=32,horizon=60), rollout:<one of those>), or sides: and one of those per gang "
-               "(e.g. sides:gunline,aggressor)")
+    allowed = ("expected random, gunline, aggressor, rollout, a checkpoint path (.zip), or sides: and one of those "
+               "per gang (e.g. sides:gunline,aggressor); the search agent takes parameters, "
+               "rollout(rollouts=32,horizon=60), and an agent to search around, rollout:<agent>")
     if not isinstance(v, str):
         raise FieldProblem((), v, allowed)
     try:
@@ -61,6 +61,17 @@ def _check_demonstrator(v):
                 raise FieldProblem((), v, allowed)
     except SpecError as e:
         raise FieldProblem((), v, str(e)) from None
+    return v
+
+
+def _check_init_from(v):
+    """A MaskablePPO checkpoint that exists (its fit to the config's game and encoder is checked when
+    the run starts: agents/checkpoint.py)."""
+    from pathlib import Path
+
+    if v is not None and (not isinstance(v, str) or not v.endswith(".zip") or not Path(v).is_file()):
+        raise FieldProblem((), v, "expected the path of an existing MaskablePPO checkpoint (.zip), e.g. a "
+                                  "pretrain run's bc.zip or a run's checkpoints/last.zip")
     return v
 
 
@@ -158,6 +169,8 @@ class TrainingFile(Strict):
     eval: EvalFile
     selfplay: Optional[SelfPlayFile] = None
     pretrain: Optional[PretrainFile] = None  # behaviour-cloning warm start (off when absent)
+    # start from this checkpoint's policy weights instead (the pretrain section is then not run)
+    init_from: Annotated[Optional[str], BeforeValidator(_check_init_from)] = None
 
     @model_validator(mode="after")
     def _vec_env_fits(self):

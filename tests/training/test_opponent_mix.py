@@ -152,7 +152,7 @@ def test_search_demonstrators_with_parameters_are_accepted(tiny_config, demonstr
 
 @pytest.mark.parametrize("demonstrator, words", [
     ("rollout(rollouts=0)", "rollouts='0'; expected an integer >= 1"),
-    ("rollout:gunlin", "expected random, gunline, aggressor, a checkpoint path"),
+    ("rollout:gunlin", "expected random, gunline, aggressor, rollout, a checkpoint path"),
     ("sides:rollout(horizn=3),gunline", "'horizn=3' is not a parameter"),
 ])
 def test_bad_search_demonstrators_are_config_errors(tiny_config, demonstrator, words):

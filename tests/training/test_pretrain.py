@@ -119,3 +119,33 @@ def test_train_and_selfplay_share_one_warm_start():
 
     assert "warm_start(" in inspect.getsource(train.train) and "warm_start(" in inspect.getsource(selfplay.selfplay)
     assert "pretrain(model" not in inspect.getsource(train) + inspect.getsource(selfplay)
+
+
+def test_init_from_starts_a_run_from_a_checkpoints_policy(tmp_path, tiny_config):
+    """``init_from`` / ``--init-from``: the run's starting policy (step_0_bc.zip) has exactly the
+    checkpoint's weights and the warm start is not run; a missing file is a config error naming the
+    field, a network of another shape is refused saying so."""
+    import json
+
+    from sb3_contrib import MaskablePPO
+
+    from agents.checkpoint import CheckpointMismatch
+    from necro_env.config.errors import ConfigError
+
+    cfg = tiny_config(name="src", total=64)
+    train.main(["--config", str(cfg), "--runs-dir", str(tmp_path)])
+    src = tmp_path / "src" / "final.zip"
+    warm = tiny_config(name="dst", total=64, extra="pretrain: {demonstrator: gunline, games: 1, epochs: 1}\n")
+    train.main(["--config", str(warm), "--runs-dir", str(tmp_path), "--init-from", str(src)])
+    run = tmp_path / "dst"
+    info = json.loads((run / "pretrain.json").read_text())
+    assert info["init_from"] == str(src) and "demonstrator" not in info  # the pretrain section was skipped
+    a = MaskablePPO.load(src, device="cpu").policy.state_dict()
+    b = MaskablePPO.load(run / "checkpoints" / "step_0_bc.zip", device="cpu").policy.state_dict()
+    assert a.keys() == b.keys() and all((a[k] == b[k]).all() for k in a)
+    with pytest.raises(ConfigError, match=r"field 'init_from': got '.*nothing.zip'; expected the path of an existing"):
+        train.main(["--config", str(cfg), "--runs-dir", str(tmp_path), "--init-from", str(tmp_path / "nothing.zip")])
+    wide = tiny_config(name="wide", total=64)
+    wide.write_text(wide.read_text().replace("net_arch: [32]", "net_arch: [48]"))
+    with pytest.raises(CheckpointMismatch, match=r"init_from .*final.zip: its policy network does not fit"):
+        train.main(["--config", str(wide), "--runs-dir", str(tmp_path), "--init-from", str(src)])
