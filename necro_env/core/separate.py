@@ -9,8 +9,9 @@ machine code; callers declare its symbol and call it, and the JIT linker resolve
 machine code already loaded. ``core.jit.njit`` makes every function whose bytecode has at least
 ``MIN_BYTECODE`` bytes separate (``separate=True/False`` overrides); small helpers stay linked,
 so that LLVM can still inline them into their callers, and so do the large functions called many
-times per decision (``separate=False``: ``query.clear_rays_cells``, the heuristics' per-action and
-per-cell scorers), since a call passes the state's and the tables' 26 arrays field by field
+times per decision (``separate=False``: ``query.clear_rays_cells``, the heuristics' per-cell
+scorer; their per-action scorer is expanded into its caller, ``inline="always"``), since a call
+passes the state's and the tables' 26 arrays field by field
 (about 45 ns a call on the project machine).
 
 Caching. A cached caller's object code refers to its separate callees by symbol, so they must be

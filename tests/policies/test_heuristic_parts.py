@@ -1,0 +1,88 @@
+"""The heuristics' fast parts give what their plain definitions give (necro_env/policies/heuristics.py,
+"Speed"): the path field by rows of bits equals the queue search, the best shot found from the
+highest value down equals the maximum over every usable profile and eligible target, and the
+mask scan finds every legal index. (Whole games of the heuristics were compared action for action
+with the code before these parts when they were written: docs/performance.md, "Heuristics".)"""
+import numpy as np
+import pytest
+
+from necro_env.core.rng import seed_game
+from necro_env.envs.necromunda_env import build_game
+from necro_env.policies import heuristics as H
+from necro_env.rulesets.necromunda.shooting import eligible
+from necro_env.rulesets.necromunda.weapons import can_shoot_with
+
+WP_ID, FI_STATE, FS_ON = H.WP_ID, H.FI_STATE, H.FS_ON  # the heuristics' own imports of the layout
+
+
+def positions(scenario, n, seed):
+    """Copies of the game along a gunline-against-aggressor game (restarted when it ends)."""
+    g = build_game(scenario).reset(seed)
+    prng = np.zeros((1, 2), np.uint64)
+    seed_game(prng, 0, np.uint64(seed))
+    out = []
+    while len(out) < n:
+        if g.done:
+            g.reset(seed + len(out))
+        out.append(g.clone())
+        k = H.gunline_action if g.current_gang == 0 else H.aggressor_action
+        g.step(int(k(g.state, g.static, 0, g.layout, g.mask, prng)))
+    return out
+
+
+@pytest.fixture(scope="module")
+def games():
+    return positions("configs/scenarios/gang_fight.yaml", 120, 3) + positions("configs/scenarios/hall_fight.yaml",
+                                                                               60, 4)
+
+
+def test_the_row_search_gives_the_queue_searchs_path_field(games):
+    for g in games[::3]:
+        h, w = g.static.terrain.shape
+        assert w <= 64  # both boards take the row search in heuristic play
+        for me in range(g.dims.n_gangs):
+            rows = np.empty(h * w, np.int32)
+            queue = np.empty(h * w, np.int32)
+            H.row_search(g.state, g.static, 0, me, rows)
+            H.queue_search(g.state, g.static, 0, me, queue)
+            assert np.array_equal(rows, queue)
+            assert (rows == 0).sum() > 0  # some enemy on the board: a real field, not all FAR
+
+
+def test_best_shot_is_the_maximum_over_usable_profiles_and_eligible_targets(games):
+    s, checked, positive = None, 0, 0
+    for g in games:
+        s, st = g.state, g.static
+        for f in range(s.fi.shape[1]):
+            if s.fi[0, f, FI_STATE] != FS_ON:
+                continue
+            for aim in (0, 1, -1):
+                want = 0.0
+                for item in range(s.wp.shape[2]):
+                    if s.wp[0, f, item, WP_ID] < 0:
+                        continue
+                    for p in range(st.wprof.shape[1]):
+                        if not can_shoot_with(s, st, 0, f, item, p):
+                            continue
+                        for t in range(s.fi.shape[1]):
+                            if eligible(s, st, 0, f, t, False):
+                                want = max(want, H.shot_value(s, st, 0, f, item, p, t, aim))
+                got = H.best_shot(s, st, 0, f, aim)
+                assert got == want, (f, aim)
+                checked += 1
+                positive += want > 0
+    assert checked > 500 and positive > 20  # shots were on: the comparison covered real values
+
+
+def test_the_mask_scan_finds_every_legal_index():
+    rng = np.random.default_rng(0)
+    for n in (1, 7, 8, 31, 33, 100, 7487):
+        for density in (0.0, 0.003, 0.05, 0.5):
+            row = np.ascontiguousarray(rng.random(n) < density)
+            found, i = [], H.next_legal(row, 0, n)
+            while i >= 0:
+                found.append(i)
+                i = H.next_legal(row, i + 1, n)
+            assert found == np.flatnonzero(row).tolist()
+            if n > 10:  # a window ends the scan where asked
+                assert H.next_legal(row, 3, 9) == next((int(j) for j in np.flatnonzero(row) if 3 <= j < 9), -1)
