@@ -180,7 +180,8 @@ def init_from(model, path, game, encoder: str, log=print) -> dict:
     try:
         model.policy.load_state_dict(src.policy.state_dict())
     except RuntimeError as e:  # another net_arch or extractor: torch lists the missing or mis-shaped weights
-        detail = str(e).splitlines()[1].strip() if len(str(e).splitlines()) > 1 else str(e)
+        lines = str(e).splitlines()
+        detail = lines[1].strip() if len(lines) > 1 else str(e)  # the first difference, after torch's heading
         raise CheckpointMismatch(f"init_from {path}: its policy network does not fit this config's (ppo.net_arch, "
                                  f"ppo.extractor): {detail}") from None
     log(f"[train] policy initialised from {path}")
@@ -188,9 +189,9 @@ def init_from(model, path, game, encoder: str, log=print) -> dict:
 
 
 def warm_start(model, cfg: dict, run, game, log=print):
-    """The starting policy of a fresh run (train.py and selfplay.py): with ``init_from`` the policy
-    of that checkpoint (``init_from``; the pretrain section is then not run), else with a
-    ``pretrain:`` section the clone of its demonstrations. Writes ``run/pretrain.json`` and saves
+    """The starting policy of a fresh run (train.py and selfplay.py): with ``init_from`` that
+    checkpoint's policy (the pretrain section is then not run), else with a ``pretrain:`` section
+    the clone of its demonstrations. Writes ``run/pretrain.json`` and saves
     the starting policy to ``run/checkpoints/step_0_bc.zip``. Returns the info written, or None
     when the run starts from a fresh network."""
     from agents.checkpoint import save_checkpoint
@@ -217,7 +218,7 @@ def main(argv=None):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--config", default=None, help="training YAML (default configs/training/default.yaml)")
     ap.add_argument("--games", type=int, default=None, help="demonstration games (default: the config's)")
-    ap.add_argument("--demonstrator", default=None, help="random | gunline | aggressor | rollout | checkpoint .zip | "
+    ap.add_argument("--demonstrator", default=None, help="random | gunline | aggressor | sentry | rollout | checkpoint .zip | "
                                                                "sides:a,b (gang g by the g-th)")
     ap.add_argument("--runs-dir", default=None)
     ap.add_argument("--name", default=None, help="run folder name (default <config name>_bc)")
