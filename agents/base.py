@@ -98,12 +98,12 @@ class SideAgent(Agent):
         return self.agents[g].act(obs, mask, game=game)
 
 
-BUILTIN = ("random", "gunline", "aggressor", "rollout")
+BUILTIN = ("random", "gunline", "aggressor", "sentry", "rollout")
 
 
 def make_agent(spec: str, seed: int = 0, game=None, deterministic: bool = True) -> Agent:
     """The one builder of agents from a spec, used by every command: a name (``BUILTIN``: "random",
-    "gunline", "aggressor", "rollout": the search agent of agents/search.py with its defaults), a
+    "gunline", "aggressor", "sentry", "rollout": the search agent of agents/search.py with its defaults), a
     MaskablePPO checkpoint (.zip, or any path: ``CheckpointAgent``, checked against ``game`` when
     given; ``deterministic=False`` samples its actions, as training opponents and demonstrators
     do), a ``training/ppo_fast.py --save`` network (.pt: needs ``game``; plays its most likely
@@ -114,11 +114,11 @@ def make_agent(spec: str, seed: int = 0, game=None, deterministic: bool = True) 
     grammar of these is necro_env/config/agent_spec.py; a malformed spec raises ``SpecError``.
     ``seed`` seeds the agent's own generator (every member of a side agent gets the same)."""
     from .checkpoint import CheckpointAgent
-    from .heuristic import AggressorAgent, GunlineAgent
+    from .heuristic import AggressorAgent, GunlineAgent, SentryAgent
     from .random_agent import RandomAgent
     from .search import RolloutAgent
 
-    table = {"random": RandomAgent, "gunline": GunlineAgent, "aggressor": AggressorAgent}
+    table = {"random": RandomAgent, "gunline": GunlineAgent, "aggressor": AggressorAgent, "sentry": SentryAgent}
     if spec in table:
         return table[spec](seed=seed)
     search = search_spec(spec)

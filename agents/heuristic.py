@@ -1,7 +1,7 @@
-"""The scripted GUNLINE and AGGRESSOR agents: compiled kernels in necro_env/policies/heuristics.py."""
+"""The scripted GUNLINE, AGGRESSOR and SENTRY agents: compiled kernels in necro_env/policies/heuristics.py."""
 from __future__ import annotations
 
-from necro_env.policies.heuristics import aggressor_action, gunline_action
+from necro_env.policies.heuristics import aggressor_action, gunline_action, sentry_action
 
 from .base import KernelAgent
 
@@ -18,3 +18,12 @@ class AggressorAgent(KernelAgent):
 
     name = "aggressor"
     kernel = staticmethod(aggressor_action)
+
+
+class SentryAgent(KernelAgent):
+    """Holds its ground out of the enemy's charge reach and sight and shoots whoever comes into its
+    sights (the best target, pinning would-be chargers first); shoots and falls back when an enemy
+    could charge it; advances under cover late or when the enemy keeps away, presses on when ahead."""
+
+    name = "sentry"
+    kernel = staticmethod(sentry_action)

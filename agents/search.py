@@ -53,7 +53,7 @@ class RolloutAgent(Agent):
         self.opponents = [policy_id(p) for p in opponents]
         for p in self.policies + self.opponents:
             if p < 0:
-                raise ValueError("RolloutAgent simulates compiled policies (random, gunline, aggressor), "
+                raise ValueError("RolloutAgent simulates compiled policies (random, gunline, aggressor, sentry), "
                                  "not 'external'")
         self.rollouts = int(rollouts)
         self.horizon = int(horizon)

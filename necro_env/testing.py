@@ -155,3 +155,23 @@ def scenario(board_spec: BoardSpec, gangs, placements, *, round_limit: int = 12,
         resolved.append(p)
     game.setup(resolved, seed=seed, start=False)
     return game
+
+
+class CheckedAgent:
+    """Wraps an agent (agents.Agent) for tests of whole games: every index it chooses must be legal,
+    and acting must leave the game's dice untouched (an agent draws from its own generator). ``n``
+    counts its decisions."""
+
+    def __init__(self, agent):
+        self.agent, self.encoder, self.name, self.n = agent, agent.encoder, agent.name, 0
+
+    def reset(self, seed=None):
+        self.agent.reset(seed)
+
+    def act(self, obs, mask, game=None):
+        rng = game.state.rng.copy()
+        a = self.agent.act(obs, mask, game=game)
+        assert mask[a], f"{self.name} chose illegal index {a}"
+        assert np.array_equal(game.state.rng, rng), f"{self.name} drew from the game's dice"
+        self.n += 1
+        return a

@@ -207,8 +207,8 @@ def build_agents(specs, game) -> dict:
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="necro-eval", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("agents", nargs="+", help="random, gunline, aggressor, rollout (the search agent), checkpoint "
-                                              ".zip paths, ppo_fast --save .pt networks, sides:a,b (gang 0 "
+    ap.add_argument("agents", nargs="+", help="random, gunline, aggressor, sentry, rollout (the search agent), "
+                                              "checkpoint .zip paths, ppo_fast --save .pt networks, sides:a,b (gang 0 "
                                               "played by a, gang 1 by b), or rollout:<agent> (the search agent "
                                               "with that agent's action as a candidate) (at least 2)")
     ap.add_argument("--pairs", type=int, default=50, help="seeds per match; each is played from both sides")

@@ -218,8 +218,8 @@ def main(argv=None):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--config", default=None, help="training YAML (default configs/training/default.yaml)")
     ap.add_argument("--games", type=int, default=None, help="demonstration games (default: the config's)")
-    ap.add_argument("--demonstrator", default=None, help="random | gunline | aggressor | sentry | rollout | checkpoint .zip | "
-                                                               "sides:a,b (gang g by the g-th)")
+    ap.add_argument("--demonstrator", default=None, help="random | gunline | aggressor | sentry | rollout | "
+                                                               "checkpoint .zip | sides:a,b (gang g by the g-th)")
     ap.add_argument("--runs-dir", default=None)
     ap.add_argument("--name", default=None, help="run folder name (default <config name>_bc)")
     args = ap.parse_args(argv)

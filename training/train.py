@@ -270,8 +270,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="necro-train", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--config", type=Path, default=DEFAULT_CONFIG)
-    ap.add_argument("--opponent", default=None, help="random | gunline | aggressor | checkpoint .zip, or a mix "
-                    "drawn per episode: random=0.2,gunline=0.4,aggressor=0.4")
+    ap.add_argument("--opponent", default=None, help="random | gunline | aggressor | sentry | checkpoint .zip, or a "
+                    "mix drawn per episode: random=0.2,gunline=0.4,aggressor=0.4")
     ap.add_argument("--timesteps", type=int, default=None, help="override total_timesteps")
     ap.add_argument("--n-envs", type=int, default=None)
     ap.add_argument("--name", default=None, help="run name (default: the config's name)")
@@ -283,7 +283,7 @@ def main(argv=None):
                          "of the warm start")
     ap.add_argument("--demonstrator", default=None,
                     help="the warm start's demonstrator (pretrain.demonstrator): random | gunline | aggressor | "
-                         "rollout | checkpoint .zip | sides:a,b (gang g by the g-th)")
+                         "sentry | rollout | checkpoint .zip | sides:a,b (gang g by the g-th)")
     args = ap.parse_args(argv)
     cfg = load_config(args.config, {"opponent": parse_opponent_arg(args.opponent), "total_timesteps": args.timesteps,
                                     "n_envs": args.n_envs, "eval.games": args.eval_games,

@@ -137,7 +137,7 @@ def tactical_planes_game(s, st, b, gang, mask, cell_starts, out):
         x = c % w
         y = c // w
         n, best = view_from(s, st, b, f, x, y, rng)
-        out[1, y, x] = exposure(s, st, b, f, x, y) / mf
+        out[1, y, x] = exposure(s, st, b, f, x, y, False) / mf
         out[2, y, x] = n / mf
         out[3, y, x] = best
 

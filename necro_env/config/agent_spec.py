@@ -15,13 +15,13 @@ from __future__ import annotations
 
 SIDES = "sides:"
 SEARCH = "rollout"
-POLICY_NAMES = ("random", "gunline", "aggressor")  # the compiled policies a search can simulate
+POLICY_NAMES = ("random", "gunline", "aggressor", "sentry")  # the compiled policies a search can simulate
 # name -> (kind, what is allowed); RolloutAgent's keyword arguments of the same names
 SEARCH_PARAMETERS = {
     "rollouts": (int, "an integer >= 1: futures simulated per candidate"),
     "horizon": (int, "an integer >= 0: decisions per future"),
-    "policies": (tuple, "compiled policies joined by + (random, gunline, aggressor): the candidates"),
-    "opponents": (tuple, "compiled policies joined by + (random, gunline, aggressor): the other gangs' "
+    "policies": (tuple, "compiled policies joined by + (random, gunline, aggressor, sentry): the candidates"),
+    "opponents": (tuple, "compiled policies joined by + (random, gunline, aggressor, sentry): the other gangs' "
                          "models, cycled over the futures"),
 }
 

@@ -12,8 +12,8 @@ from .errors import FieldProblem
 from .loader import load_file
 from .schemas import Strict
 
-BUILTIN_OPPONENTS = ("random", "gunline", "aggressor")
-_SPEC_HELP = "expected random, gunline, aggressor or a checkpoint path (.zip)"
+BUILTIN_OPPONENTS = ("random", "gunline", "aggressor", "sentry")
+_SPEC_HELP = "expected random, gunline, aggressor, sentry or a checkpoint path (.zip)"
 
 
 def _is_spec(v) -> bool:
@@ -47,8 +47,8 @@ def _check_demonstrator(v):
     around an opponent spec: ``rollout:<spec>``; agents/search.py: it can demonstrate but is too slow
     to be played against in training), or ``sides:a,b``: gang g demonstrated by the g-th of those
     (agents.base.SideAgent). The grammar is necro_env/config/agent_spec.py."""
-    allowed = ("expected random, gunline, aggressor, rollout, a checkpoint path (.zip), or sides: and one of those "
-               "per gang (e.g. sides:gunline,aggressor); the search agent takes parameters, "
+    allowed = ("expected random, gunline, aggressor, sentry, rollout, a checkpoint path (.zip), or sides: and one "
+               "of those per gang (e.g. sides:gunline,aggressor); the search agent takes parameters, "
                "rollout(rollouts=32,horizon=60), and an agent to search around, rollout:<agent>")
     if not isinstance(v, str):
         raise FieldProblem((), v, allowed)
@@ -128,7 +128,8 @@ class SelfPlayFile(Strict):
     rating_games: int = Field(default=20, ge=2)  # paired games per snapshot when rating the pool
     # the fixed opponents every snapshot is also rated against (random = 0 of the scale; the
     # heuristics are lines on the curve to read it by)
-    rating_anchors: list[Literal["random", "gunline", "aggressor"]] = Field(default_factory=lambda: ["random"])
+    rating_anchors: list[Literal["random", "gunline", "aggressor", "sentry"]] = Field(
+        default_factory=lambda: ["random"])
 
     @model_validator(mode="after")
     def _random_anchors_the_scale(self):
@@ -141,7 +142,8 @@ class SelfPlayFile(Strict):
 
 class PretrainFile(Strict):
     """Behaviour-cloning warm start before PPO (training/pretrain.py)."""
-    demonstrator: DemonstratorSpec = "gunline"  # random | gunline | aggressor | rollout | a checkpoint .zip | sides:a,b
+    # random | gunline | aggressor | sentry | rollout | a checkpoint .zip | sides:a,b
+    demonstrator: DemonstratorSpec = "gunline"
     games: int = Field(default=200, ge=1)  # demonstration games, played in the training env
     epochs: int = Field(default=8, ge=1)
     batch_size: int = Field(default=256, ge=1)
@@ -154,7 +156,7 @@ class TrainingFile(Strict):
     scenario: str
     encoder: Literal["flat", "entity", "spatial", "tactical", "advised"]
     learner: Union[Literal["random"], int] = "random"
-    # random | gunline | aggressor | path to a checkpoint .zip, or a mix {spec: weight, ...} drawn per episode
+    # random | gunline | aggressor | sentry | path to a checkpoint .zip, or a mix {spec: weight, ...} drawn per episode
     opponent: Opponent = "random"
     total_timesteps: int = Field(gt=0)
     n_envs: int = Field(ge=1, le=4096)  # at most 64 for dummy / subproc (one Python env each)
@@ -195,7 +197,7 @@ class TrainingFile(Strict):
             if spec not in BUILTIN_OPPONENTS:
                 field = ("opponent",) if isinstance(self.opponent, str) else ("opponent", spec)
                 raise FieldProblem(field, spec, "vec_env: batched plays the built-in opponents inside the compiled "
-                                                "batch: expected random, gunline or aggressor (a checkpoint "
+                                                "batch: expected random, gunline, aggressor or sentry (a checkpoint "
                                                 "opponent needs vec_env dummy or subproc)")
         return self
 

@@ -4,9 +4,9 @@
 (``necro_env.batch``). In each game the learner plays one gang, drawn at random at every
 episode start (from the slot's player PRNG); every other gang is played inside the batch by
 
-- a compiled policy: ``"random"`` (necro_env/policies/random_policy.py), ``"gunline"`` or
-  ``"aggressor"`` (necro_env/policies/heuristics.py), run in the same compiled call as the
-  learner's step; or
+- a compiled policy: ``"random"`` (necro_env/policies/random_policy.py), ``"gunline"``,
+  ``"aggressor"`` or ``"sentry"`` (necro_env/policies/heuristics.py), run in the same compiled call
+  as the learner's step; or
 - a mix of compiled policies, ``opponent={"random": 0.2, "gunline": 0.4, "aggressor": 0.4}``:
   each game draws its opponent at every episode start (never mid-game) with probability
   weight / sum, from the slot's player PRNG; or
@@ -69,7 +69,7 @@ _FREE = max(_refcounts((np.empty(1),)))
 class BatchedEnv:
     """``num_envs`` batched Necromunda games with the learner's side encoded (module docstring).
 
-    num_envs: batch size. opponent: "random", "gunline", "aggressor", a mix ``{name: weight}``
+    num_envs: batch size. opponent: "random", "gunline", "aggressor", "sentry", a mix ``{name: weight}``
     of those, or a callable (neural opponent). seed: slot b's first game seed is ``seed + b``.
     reward: a ``RewardSpec`` or its dict (shaping as ``NecromundaGymEnv``). learner: the
     learner's gang index, or "random" (drawn per episode). Other keyword arguments go to
@@ -254,7 +254,7 @@ def opponent_mix(weights: dict) -> tuple[list[str], np.ndarray]:
     for name, weight in weights.items():
         pid = policy_id(name)
         if pid == K.POLICY_EXTERNAL:
-            raise ValueError("an opponent mix takes compiled policies only (random, gunline, aggressor)")
+            raise ValueError("an opponent mix takes compiled policies only (random, gunline, aggressor, sentry)")
         if not float(weight) > 0:
             raise ValueError(f"opponent mix: the weight of {name!r} must be a number > 0, got {weight!r}")
         names.append(name)

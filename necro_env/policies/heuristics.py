@@ -1,9 +1,9 @@
 """Scripted Necromunda players as compiled policy kernels (signature: necro_env/policies/__init__.py).
 
-Both heuristics decode every legal index of ``mask[b]`` with the codec, score it with
-the engine's own queries (line of sight and cover, range bands, hit modifiers, wound
-and save targets, melee weapon choice) and play the best one; ties are broken with the
-player's own ``prng`` (never the game's dice).
+The three heuristics (one scorer, :func:`heuristic_action`, with a ``style``) decode every legal
+index of ``mask[b]`` with the codec, score it with the engine's own queries (line of sight and
+cover, range bands, hit modifiers, wound and save targets, melee weapon choice) and play the best
+one; ties are broken with the player's own ``prng`` (never the game's dice).
 
 - **GUNLINE** (:func:`gunline_action`): activates the fighter with the best shot first;
   Aims when it can still shoot afterwards, shoots the target with the best expected
@@ -14,8 +14,24 @@ player's own ``prng`` (never the game's dice).
   enemy (opening doors on the way), Charges whenever it can (Prone and wounded targets
   first), Fights, and finishes Seriously Injured enemies with Coup de Grace; it shoots
   only when it cannot reach anyone this activation.
+- **SENTRY** (:func:`sentry_action`), a defensive style for the weaker gang: it holds its
+  ground and lets the enemy come into its sights. Its threat field (:func:`fill_threat_field`)
+  marks the cells some enemy could charge next activation (path cost less M + 3", a closed door
+  counting 2" more); a move is scored by the cell it ends in (:func:`sentry_place`): out of
+  charge reach, out of the sight of enemies within range, not crowded (Nerve tests, stray
+  shots), and with a Shoot action left a safe firing position first. It shoots the best target
+  by expected damage plus the worth of pinning an enemy that could charge (:func:`pin_worth`)
+  less the friends in the stray-shot corridor (:func:`stray_share`), never a shot that cannot
+  hurt; in charge reach it shoots without aiming and moves out of reach with its second action;
+  it fights only when engaged and charges only to finish a Seriously Injured enemy; holding, the
+  fighters with nothing to do activate first, farthest from the enemy first (the others keep
+  their activation for an enemy stepping into sight), and it closes open doors the enemy would
+  come through. It advances under cover from round 8 on or while the enemy keeps away from its
+  deployment zone (:func:`advancing`), and presses on, seen or not, when it outnumbers the enemy
+  1.2 to 1, from round 9, or while the enemy keeps away (:func:`pressing`): a draw is no win.
 
-Scores are in "points"; the tables at the top of each scorer are the whole tuning.
+Scores are in "points"; the tables at the top of each scorer (the sentry's: the constants at the
+top of the module) are the whole tuning.
 The path field is a breadth-first search from every enemy on the board over cells
 that are not walls or locked doors (closed doors count as passable: the fighter opens
 them when it gets there).
@@ -35,7 +51,8 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from .._numba_cache import leaf_njit
 from ..core.bytemask import load_u64
 from ..core.rng import rand_below
-from ..core.terrain import DOOR_CLOSED, DOOR_LOCKED, TER_DOOR, TER_WALL
+from ..core.reach import DX8, DY8, _heap_pop, _heap_push
+from ..core.terrain import DOOR_CLOSED, DOOR_LOCKED, DOOR_OPEN, TER_DOOR, TER_OBSTACLE, TER_WALL
 from ..rulesets.necromunda.codec import (
     A_AIM,
     A_BLIND_FIRE,
@@ -75,7 +92,7 @@ from ..rulesets.necromunda.constants import (
     T_RAPID_FIRE,
 )
 from ..rulesets.necromunda.damage import save_target, wound_target
-from ..rulesets.necromunda.legal import rel_to_global
+from ..rulesets.necromunda.legal import charge_allowance_max, rel_to_global
 from ..rulesets.necromunda.movement import facing_towards
 from ..rulesets.necromunda.query import (
     ALL_RAYS,
@@ -95,6 +112,7 @@ from ..rulesets.necromunda.shooting import (
     needs_cool_test,
 )
 from ..rulesets.necromunda.state import (
+    DK_ACTION,
     DR_STATE,
     FI_ACTS,
     FI_AIMED,
@@ -107,8 +125,10 @@ from ..rulesets.necromunda.state import (
     FS_ON,
     G_ACTIVE,
     G_DGANG,
+    G_DK,
     G_FU,
     G_MF,
+    G_ROUND,
     PO_SI,
     PO_STANDING,
     WP_ID,
@@ -118,7 +138,37 @@ from ..rulesets.necromunda.weapons import can_shoot_with, strength
 
 STYLE_GUNLINE = 0
 STYLE_AGGRESSOR = 1
+STYLE_SENTRY = 2
 FAR = 10000  # path distance of a cell no enemy can reach
+
+# SENTRY: the whole tuning (measured on gang_fight as Orlock: docs/training.md, "The sentry")
+THREAT = 2  # a cell is in the enemy's charge reach when its threat slack (fill_threat_field) is at most this
+THR_DOOR = 4  # half-inches added to a threat path through a closed door
+THR_LIM = 24  # the threat search stops this many half-inches past the enemies' charge reach ...
+THR_FAR = 1000  # ... and gives the cells beyond this slack
+UNSET = -(1 << 20)  # thr[0] of a threat field not computed yet (every real value is above it)
+NEVER = -1e6  # the score of an action it does not take (its End may score below 0)
+PIN = 0.5  # a shot's worth of pinning a Standing enemy that could charge one of its fighters, x P(hit)
+STRAY = 0.3  # a shot's worth lost per friend in the stray-shot corridor, x its share (stray_share)
+ADVANCE_ROUND = 8  # it holds its ground until this round, then advances under cover ...
+ADVANCE_GAP = 12  # ... or from round 3 on while no enemy is within this many steps of its deployment zone
+PRESS_RATIO = 1.2  # it presses on when it outnumbers the enemy this many to one ...
+PRESS_ROUND = 9  # ... or from this round on (or while the enemy keeps away)
+# a cell's worth (sentry_place) and the moves (sentry_move)
+PLACE_REACH = 150.0  # lost in the enemy's charge reach
+PLACE_SLACK = 0.5  # per half-inch of threat slack (up to THR_LIM)
+PLACE_SEEN = 30.0  # per enemy within range that sees the cell (exposure in range)
+PLACE_FAR = 0.2  # per step of path distance from the enemy (holding)
+PLACE_ADVANCE = 2.0  # per step nearer to the enemy (advancing)
+PRESS_REACH = 150.0  # pressing: lost in the enemy's charge reach
+PRESS_SEEN = 0.0  # pressing: per enemy within range that sees the cell
+PRESS_ADVANCE = 5.0  # pressing: per step nearer to the enemy
+CROWD = 8.0  # per friend within 2 cells (half that at 3; crowd)
+FIRE_POS = 200.0  # a firing position (out of charge reach unless pressing), with a Shoot action left
+FIRE_SEEN = 10.0  # per enemy within range that sees the firing position
+TAKE_COVER = 20.0  # a Take Cover (it ends Prone) scores this much less than a Move to the same cell
+STAY = 1.0  # ending the activation where it stands, over a move to a cell of the same worth
+DOOR_CLOSE = 240.0  # closing an open door the enemy would come through (holding, nothing to shoot)
 
 
 # ------------------------------------------------------------------ small probabilities
@@ -427,8 +477,11 @@ def field_at(s, st, b, me, field, c):
 
 
 @leaf_njit
-def exposure(s, st, b, f, x, y):
-    """Enemies (Standing) with line of sight to cell (x, y) if f stood there."""
+def exposure(s, st, b, f, x, y, in_range):
+    """Enemies (Standing) with line of sight to cell (x, y) if f stood there; with ``in_range``
+    (SENTRY) only those whose longest range reaches the cell: an enemy that sees the cell from
+    farther away cannot hurt f there (the scripted players still spend a Shoot on it when nothing
+    else is in sight)."""
     me = gang_of(s, b, f)
     n = 0
     for e in range(s.fi.shape[1]):
@@ -436,6 +489,10 @@ def exposure(s, st, b, f, x, y):
             continue
         ex = s.fi[b, e, FI_X]
         ey = s.fi[b, e, FI_Y]
+        if in_range:
+            r = longest_range(s, st, b, e) + 0.5
+            if (ex - x) * (ex - x) + (ey - y) * (ey - y) > r * r:
+                continue
         if walled_off(st, ex, ey, x, y):
             continue
         if clear_rays_cells(s, st, b, ex, ey, x, y, gang_of(s, b, e), e, f, False) > 0:
@@ -481,20 +538,321 @@ def nearest_enemy(s, b, f):
     return best
 
 
+# ------------------------------------------------------------------ the sentry's queries
+@leaf_njit
+def fill_threat_field(s, st, b, me, thr):
+    """The charge threat to gang ``me``: ``thr[c]`` = the least, over the enemies that could Charge in
+    their next activation (Standing and not Engaged), of the half-inch cost of a path from the enemy
+    to cell c less twice its largest charge move (``legal.charge_allowance_max``: M + 3). A fighter
+    of gang me at c can be charged when a contact cell is within that reach, about when
+    ``thr[c] <= THREAT``. Paths cost as in core.reach (2 a step, 3 diagonally without cutting a
+    solid corner, 1" more into an obstacle) and do not go through walls or locked doors; a closed
+    door costs THR_DOOR more (the enemy opening it cannot Charge in the same activation, a Double
+    action, but the next one can: the fighter acts once a round, the enemy gang several times in
+    between); other fighters are ignored. The search stops at THR_LIM; cells beyond it hold THR_FAR."""
+    h, w = st.terrain.shape
+    n = h * w
+    open_ = np.empty(n, np.bool_)
+    for y in range(h):
+        for x in range(w):
+            c = y * w + x
+            open_[c] = st.terrain[y, x] != TER_WALL
+            thr[c] = THR_FAR
+    door_cost = np.zeros(n, np.int32)
+    for d in range(st.door_xy.shape[0]):
+        ds = s.door[b, d, DR_STATE]
+        if st.door_xy[d, 0] < 0:
+            continue
+        c = st.door_xy[d, 1] * w + st.door_xy[d, 0]
+        if ds == DOOR_LOCKED:
+            open_[c] = False
+        elif ds == DOOR_CLOSED:
+            door_cost[c] = THR_DOOR
+    cap = 8 * n + 8
+    hk = np.empty(cap, np.int32)
+    hv = np.empty(cap, np.int32)
+    hn = 0
+    for e in range(s.fi.shape[1]):
+        if (s.fi[b, e, FI_STATE] != FS_ON or gang_of(s, b, e) == me or s.fi[b, e, FI_POSTURE] != PO_STANDING
+                or is_engaged(s, b, e)):
+            continue
+        c = s.fi[b, e, FI_Y] * w + s.fi[b, e, FI_X]
+        k = -2 * charge_allowance_max(s, st, b, e)
+        if k < thr[c]:
+            thr[c] = k
+            hn = _heap_push(hk, hv, hn, k, c)
+    while hn > 0:
+        d, c, hn = _heap_pop(hk, hv, hn)
+        if d > thr[c]:
+            continue
+        cx = c % w
+        cy = c // w
+        for k in range(8):
+            nx = cx + DX8[k]
+            ny = cy + DY8[k]
+            if nx < 0 or ny < 0 or nx >= w or ny >= h:
+                continue
+            nc = ny * w + nx
+            if not open_[nc]:
+                continue
+            step = 2
+            if k >= 4:
+                if (not open_[cy * w + nx] or not open_[ny * w + cx] or door_cost[cy * w + nx] > 0
+                        or door_cost[ny * w + cx] > 0 or door_cost[nc] > 0 or door_cost[c] > 0):
+                    continue  # no corner of a wall or a closed door cut, no diagonal through a door
+                step = 3
+            if st.terrain[ny, nx] == TER_OBSTACLE:
+                step += 2
+            nd = d + step + door_cost[nc]
+            if nd <= THR_LIM and nd < thr[nc]:
+                thr[nc] = nd
+                if hn < cap:
+                    hn = _heap_push(hk, hv, hn, nd, nc)
+
+
+@leaf_njit(inline="always")
+def threat_at(s, st, b, me, thr, c):
+    """thr[c] of the decision's lazily computed threat field (``thr[0] == UNSET``: not computed yet)."""
+    if thr[0] == UNSET:
+        fill_threat_field(s, st, b, me, thr)
+    return thr[c]
+
+
+@leaf_njit(inline="always")
+def crowd(s, b, f, x, y):
+    """Friends of f near cell (x, y): 1 for each within 2 cells, 0.5 at 3 (a friend going down within 3"
+    makes the others take Nerve tests, and friends close together stand in each other's stray shots)."""
+    me = gang_of(s, b, f)
+    n = 0.0
+    for o in range(s.fi.shape[1]):
+        if o == f or s.fi[b, o, FI_STATE] != FS_ON or gang_of(s, b, o) != me:
+            continue
+        r = max(abs(s.fi[b, o, FI_X] - x), abs(s.fi[b, o, FI_Y] - y))
+        if r <= 2:
+            n += 1.0
+        elif r == 3:
+            n += 0.5
+    return n
+
+
+@leaf_njit(inline="always")
+def in_corridor(s, b, m, fx, fy, dx, dy, l2):
+    """Squared distance from the shooter at (fx, fy) of model m when it stands in the stray-shot corridor
+    of a shot along (dx, dy) (rules 7.5: its centre within 1.5 of the segment, ahead of the shooter), else -1."""
+    px = s.fi[b, m, FI_X] - fx
+    py = s.fi[b, m, FI_Y] - fy
+    proj = px * dx + py * dy
+    if proj <= 0:
+        return -1
+    u = min(proj / l2, 1.0)
+    ex = px - u * dx
+    ey = py - u * dy
+    if ex * ex + ey * ey > 2.25:
+        return -1
+    return px * px + py * py
+
+
+@leaf_njit
+def stray_share(s, b, f, t):
+    """The share of f's missed shots at t that would hit a friend of f: the models in the stray-shot
+    corridor roll in order of distance from the shooter, a 1-3 hits and stops the rolls (rules 7.5), so
+    the k-th nearest is hit by half of what the k - 1 nearer ones let through."""
+    fx = s.fi[b, f, FI_X]
+    fy = s.fi[b, f, FI_Y]
+    dx = s.fi[b, t, FI_X] - fx
+    dy = s.fi[b, t, FI_Y] - fy
+    l2 = dx * dx + dy * dy
+    if l2 == 0:
+        return 0.0
+    me = gang_of(s, b, f)
+    nf = s.fi.shape[1]
+    share = 0.0
+    for m in range(nf):
+        if m == f or m == t or s.fi[b, m, FI_STATE] != FS_ON or gang_of(s, b, m) != me:
+            continue
+        k = in_corridor(s, b, m, fx, fy, dx, dy, l2)
+        if k < 0:
+            continue
+        rank = 0
+        for o in range(nf):
+            if o == f or o == t or o == m or s.fi[b, o, FI_STATE] != FS_ON:
+                continue
+            ko = in_corridor(s, b, o, fx, fy, dx, dy, l2)
+            if ko >= 0 and (ko < k or (ko == k and o < m)):
+                rank += 1
+        share += 0.5 ** (rank + 1)
+    return share
+
+
+@leaf_njit
+def pin_worth(s, st, b, f, item, p, t):
+    """PIN x P(hit) of f's shot at t with (item, profile) when t is Standing, not Engaged and within its
+    largest charge move (+1.5", straight line) of a friend of f: a hit pins it, and a Prone fighter must
+    stand up (an action) before it can move, so it cannot Charge in its next activation."""
+    if s.fi[b, t, FI_POSTURE] != PO_STANDING or is_engaged(s, b, t):
+        return 0.0
+    r = charge_allowance_max(s, st, b, t) + 1.5
+    me = gang_of(s, b, f)
+    tx = s.fi[b, t, FI_X]
+    ty = s.fi[b, t, FI_Y]
+    near = False
+    for o in range(s.fi.shape[1]):
+        if s.fi[b, o, FI_STATE] == FS_ON and gang_of(s, b, o) == me:
+            dx = s.fi[b, o, FI_X] - tx
+            dy = s.fi[b, o, FI_Y] - ty
+            if dx * dx + dy * dy <= r * r:
+                near = True
+                break
+    if not near:
+        return 0.0
+    wid = s.wp[b, f, item, WP_ID]
+    bnd = band(st, wid, p, dist2(s, b, f, t))
+    if bnd == BAND_OUT:
+        return 0.0
+    cg = cover_grade(clear_rays(s, st, b, f, t, False))
+    if cg == 3:
+        return 0.0
+    return PIN * p_roll(s.fi[b, f, FI_CH + CH_BS] - hit_modifier(s, st, b, f, t, wid, p, bnd, cg))
+
+
 # ------------------------------------------------------------------ scoring
 # Per-decision values of the deciding fighter, computed on first use and reused by every legal
 # action that needs them (memo[M_*]; UNKNOWN: not computed yet).
-M_EX_HERE = 0  # exposure of its own cell (gunline Take Cover)
+M_EX_HERE = 0  # exposure of its own cell (gunline Take Cover; sentry: in range)
 M_RANGE = 1  # longest_range (gunline moves)
 M_NEAREST = 2  # nearest_enemy (Turn)
 M_TWIN = 3  # best_shot with the twin-shot modifier (the same for every twin Shoot target)
-N_MEMO = 4
+M_SHOT = 4  # best_shot without modifier (sentry: a Shoot is worth taking)
+M_PRESS = 5  # the sentry's gang presses on (pressing)
+M_KEPT = 6  # the enemy keeps away from the sentry's deployment zone (kept_away)
+N_MEMO = 7
 UNKNOWN = -2.0
 
 
+@leaf_njit(inline="always")
+def kept_away(s, st, b, me, field, memo):
+    """SENTRY: from round 3 on, no enemy is within ADVANCE_GAP steps of gang ``me``'s deployment zone:
+    an enemy that does not come is not going to walk into its sights (no zone: never)."""
+    if s.g[b, G_ROUND] < 3:
+        return False
+    if memo[M_KEPT] == UNKNOWN:
+        h, w = st.terrain.shape
+        gap = FAR
+        for y in range(h):
+            for x in range(w):
+                if st.deploy[y, x] == me:
+                    gap = min(gap, field_at(s, st, b, me, field, y * w + x))
+        memo[M_KEPT] = 1.0 if gap > ADVANCE_GAP and gap < FAR else 0.0
+    return memo[M_KEPT] > 0.0
+
+
+@leaf_njit(inline="always")
+def advancing(s, st, b, me, field, memo):
+    """SENTRY: gang ``me`` advances (under cover) from ADVANCE_ROUND on, or while the enemy keeps away."""
+    return s.g[b, G_ROUND] >= ADVANCE_ROUND or kept_away(s, st, b, me, field, memo)
+
+
+@leaf_njit(inline="always")
+def pressing(s, st, b, me, field, memo):
+    """SENTRY: gang ``me`` presses on (advances and accepts being seen) when its fighters still in the
+    fight (Standing or Prone, not Seriously Injured) outnumber the enemy's PRESS_RATIO to 1, from
+    PRESS_ROUND on (a draw is worth no more than a loss), or while the enemy keeps away (kept_away)."""
+    if memo[M_PRESS] == UNKNOWN:
+        mine = 0
+        theirs = 0
+        for o in range(s.fi.shape[1]):
+            if s.fi[b, o, FI_STATE] == FS_ON and s.fi[b, o, FI_POSTURE] != PO_SI:
+                if gang_of(s, b, o) == me:
+                    mine += 1
+                else:
+                    theirs += 1
+        press = (s.g[b, G_ROUND] >= PRESS_ROUND or mine >= PRESS_RATIO * theirs
+                 or kept_away(s, st, b, me, field, memo))
+        memo[M_PRESS] = 1.0 if press else 0.0
+    return memo[M_PRESS] > 0.0
+
+
+@leaf_njit(inline="always")
+def sentry_place(s, st, b, f, c, x, y, dg, field, thr, exposed, memo):
+    """SENTRY: the worth of fighter f standing at cell c = (x, y) at the end of its activation
+    (``exposed``: that many enemies within range see the cell): out of the enemy's charge reach
+    (PLACE_REACH lost in it; the more slack the better), out of sight (PLACE_SEEN per enemy), few
+    friends near it (CROWD), a little farther from the enemy while holding, nearer when advancing
+    (:func:`advancing`); pressing on (:func:`pressing`), out of charge reach and nearer to the enemy,
+    seen or not."""
+    slack = threat_at(s, st, b, dg, thr, c)
+    d = min(field_at(s, st, b, dg, field, c), 40)
+    if pressing(s, st, b, dg, field, memo):
+        v = -PRESS_REACH if slack <= THREAT else 0.0
+        return v - CROWD * crowd(s, b, f, x, y) - PRESS_SEEN * exposed - PRESS_ADVANCE * d
+    v = -PLACE_REACH if slack <= THREAT else 0.0
+    v += PLACE_SLACK * min(slack, THR_LIM) - CROWD * crowd(s, b, f, x, y) - PLACE_SEEN * exposed
+    if advancing(s, st, b, dg, field, memo):
+        return v - PLACE_ADVANCE * d
+    return v + PLACE_FAR * d
+
+
+@leaf_njit(inline="always")  # per legal move: expanded into heuristic_action, as score_action
+def sentry_move(s, st, b, f, kind, c, x, y, fx, fy, w, acts, can_shoot, dg, field, thr, memo, floor):
+    """SENTRY: points for moving f to cell c = (x, y) (Move, Take Cover, Retreat, Consolidate); the
+    arguments as :func:`score_action`'s. 100 + the cell's worth (:func:`sentry_place`), and FIRE_POS
+    more for a firing position out of charge reach when it can still shoot this activation; ending
+    the activation scores 100 + its own cell's worth + STAY, so it moves only to a better cell."""
+    if (kind == A_MOVE or kind == A_TAKE_COVER) and can_shoot:
+        return 0.0  # shoot first (and move after)
+    if kind == A_CONSOLIDATE or kind == A_RETREAT:
+        return 100.0 + sentry_place(s, st, b, f, c, x, y, dg, field, thr, exposure(s, st, b, f, x, y, True),
+                                    memo)
+    top = 100.0 + sentry_place(s, st, b, f, c, x, y, dg, field, thr, 0, memo)  # if no enemy sees the cell
+    if kind == A_TAKE_COVER:
+        top -= TAKE_COVER  # it ends Prone: standing up again costs an action
+    press = pressing(s, st, b, dg, field, memo)
+    if kind == A_MOVE and acts >= 2 and (press or threat_at(s, st, b, dg, thr, c) > THREAT):
+        if memo[M_RANGE] == UNKNOWN:
+            memo[M_RANGE] = longest_range(s, st, b, f)
+        n, cov = view_from(s, st, b, f, x, y, np.int64(memo[M_RANGE]))
+        if n > 0:  # a firing position (out of charge reach unless pressing), to shoot from this activation
+            top += FIRE_POS + 40.0 * cov
+            if top <= floor:
+                return top
+            return top - FIRE_SEEN * exposure(s, st, b, f, x, y, True)
+    seen = PRESS_SEEN if press else PLACE_SEEN
+    if top <= floor or seen == 0.0:
+        return top
+    return top - seen * exposure(s, st, b, f, x, y, True)
+
+
+@leaf_njit(inline="always")
+def sentry_stay(s, st, b, f, fx, fy, w, dg, field, thr, memo):
+    """SENTRY: points for ending the activation where f stands (see :func:`sentry_move`)."""
+    if memo[M_EX_HERE] == UNKNOWN:
+        memo[M_EX_HERE] = exposure(s, st, b, f, fx, fy, True)
+    return 100.0 + STAY + sentry_place(s, st, b, f, fy * w + fx, fx, fy, dg, field, thr, memo[M_EX_HERE], memo)
+
+
+@leaf_njit(inline="always")
+def sentry_door(s, st, b, kind, d, dx, dy, fx, fy, w, can_shoot, dg, field, memo):
+    """SENTRY: points for operating door d at (dx, dy) (Operate Door, Access Terminal): it opens a
+    closed door toward the enemy only when advancing, and closes an open one the enemy would come
+    through while holding (the enemy must spend an action to open it again, which leaves it no Charge)."""
+    if kind == A_TERMINAL:
+        return NEVER
+    ds = s.door[b, d, DR_STATE]
+    toward = field_at(s, st, b, dg, field, dy * w + dx) < field_at(s, st, b, dg, field, fy * w + fx)
+    if not toward:
+        return NEVER
+    adv = advancing(s, st, b, dg, field, memo)
+    if ds == DOOR_CLOSED and adv:
+        return 260.0
+    if ds == DOOR_OPEN and not adv and not can_shoot:
+        return DOOR_CLOSE
+    return NEVER
+
+
 @leaf_njit(inline="always")  # per selectable fighter: expanded into heuristic_action, as score_action
-def score_select(s, st, b, f, style, field, w, me):
-    """Points for selecting fighter f; ``field``: gang ``me``'s path field, computed on first use."""
+def score_select(s, st, b, f, style, field, w, me, thr, memo):
+    """Points for selecting fighter f; ``field``: gang ``me``'s path field and ``thr`` its threat
+    field (sentry), computed on first use; ``memo``: the decision's memo (sentry: M_KEPT)."""
     if is_engaged(s, b, f):
         return 500.0
     if s.fi[b, f, FI_POSTURE] == PO_SI:
@@ -505,36 +863,65 @@ def score_select(s, st, b, f, style, field, w, me):
         if v > 0:
             return 300.0 + 100.0 * v
         return 100.0 - min(field_at(s, st, b, me, field, here), 90)
+    if style == STYLE_SENTRY:
+        v = best_shot(s, st, b, f, 1)
+        if v > 0:
+            return 300.0 + 100.0 * v
+        if threat_at(s, st, b, me, thr, here) <= THREAT:
+            return 250.0  # in charge reach with nothing to shoot: get away first
+        if exposure(s, st, b, f, s.fi[b, f, FI_X], s.fi[b, f, FI_Y], True) > 0:
+            return 200.0  # seen (outranged) with nothing to shoot: get out of sight
+        d = min(field_at(s, st, b, me, field, here), 90)
+        if advancing(s, st, b, me, field, memo):
+            return 100.0 - d
+        # holding: the fighters farthest from the enemy spend their activation first, the nearer ones
+        # keep theirs for an enemy stepping into sight later in the round
+        return 10.0 + d
     # aggressor: the closest fighters go first (they can charge)
     return 300.0 - min(field_at(s, st, b, me, field, here), 290)
 
 
 # per legal action: expanded into heuristic_action (a call passes s and st field by field)
 @leaf_njit(inline="always")
-def score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot, dg, memo, floor):
+def score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot, dg, memo, floor, thr):
     """Points for the legal index a of the active (or following-up) fighter f; ``can_shoot``: a Shoot
     action is legal now (from the mask).
 
-    ``field``: the deciding gang ``dg``'s path field and ``memo`` the values of f (M_*), both computed
-    on first use. ``floor``: the caller ignores a score at or below it (it neither beats nor ties the
-    best so far), so where an upper bound of the score is at or below it the costly queries are
-    skipped and the bound is returned instead (line of sight of enemies to a cell, Cool tests)."""
+    ``field``: the deciding gang ``dg``'s path field, ``thr`` its threat field (sentry) and ``memo`` the
+    values of f (M_*), all computed on first use. ``floor``: the caller ignores a score at or below it
+    (it neither beats nor ties the best so far), so where an upper bound of the score is at or below it
+    the costly queries are skipped and the bound is returned instead (line of sight of enemies to a
+    cell, Cool tests)."""
     kind, p1, p2 = decode(lay, nf, a)
     me = gang_of(s, b, f)
     fx = s.fi[b, f, FI_X]
     fy = s.fi[b, f, FI_Y]
     acts = s.fi[b, f, FI_ACTS]
     gun = style == STYLE_GUNLINE
+    sen = style == STYLE_SENTRY
+    shooter = style != STYLE_AGGRESSOR  # gunline and sentry score shots, aims and fights alike
+    if sen and can_shoot:
+        # the sentry counts only a shot that can do harm (the mask also offers shots out of range)
+        if memo[M_SHOT] == UNKNOWN:
+            memo[M_SHOT] = best_shot(s, st, b, f, 0)
+        can_shoot = memo[M_SHOT] > 0.0
     if kind == A_COUP:
         return 2000.0
     if kind == A_FIGHT:
         t = rel_to_global(s, b, me, p1)
-        return (700.0 if not gun else 600.0) + 50.0 * melee_value(s, st, b, f, t)
+        return (700.0 if not shooter else 600.0) + 50.0 * melee_value(s, st, b, f, t)
     if kind == A_CHARGE:
-        if gun and can_shoot:
+        t = rel_to_global(s, b, me, p1)
+        if sen:
+            # only to finish a Seriously Injured enemy (the free Coup de Grace) where no other enemy can
+            # charge: a Pinned one stands up as it is engaged, a Standing one attacks back
+            if can_shoot or s.fi[b, t, FI_POSTURE] != PO_SI or threat_at(
+                    s, st, b, dg, thr, s.fi[b, t, FI_Y] * w + s.fi[b, t, FI_X]) <= THREAT:
+                return NEVER
+        elif shooter and can_shoot:
             return 50.0
-        v = melee_value(s, st, b, f, rel_to_global(s, b, me, p1))
-        if gun:
+        v = melee_value(s, st, b, f, t)
+        if shooter:
             return 150.0 + 20.0 * v
         return 800.0 + 50.0 * v
     if kind == A_SHOOT or kind == A_FIRE_DUCT:
@@ -543,20 +930,31 @@ def score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot, dg, memo, 
         t = rel_to_global(s, b, me, p2)
         item = p1 // 2
         prof = p1 % 2
-        base = 400.0 if gun else 200.0
+        base = 400.0 if shooter else 200.0
         v = shot_base(s, st, b, f, item, prof, t, 0)
+        if sen:
+            if v <= 0.0:
+                return 3.0
+            # a hit pins an enemy that could charge (it must stand up first); not through its friends
+            v += pin_worth(s, st, b, f, item, prof, t) - STRAY * stray_share(s, b, f, t)
+            if v <= 0.0:
+                return 3.0
         if base + 200.0 * v > floor:  # the Cool-test discount only lowers the score
             v = cool_discount(s, st, b, f, item, prof, t, v)
         return base + 200.0 * v
     if kind == A_SHOOT_TWIN:
         if memo[M_TWIN] == UNKNOWN:
             memo[M_TWIN] = best_shot(s, st, b, f, -1)
-        return (380.0 if gun else 190.0) + 100.0 * memo[M_TWIN]
+        if sen and memo[M_TWIN] <= 0.0:
+            return 3.0
+        return (380.0 if shooter else 190.0) + 100.0 * memo[M_TWIN]
     if kind == A_AIM:
-        if gun and can_shoot and acts >= 2 and s.fi[b, f, FI_AIMED] == 0:
-            v = best_shot(s, st, b, f, 1)
-            if v > 0:
-                return 450.0 + 200.0 * v
+        if shooter and can_shoot and acts >= 2 and s.fi[b, f, FI_AIMED] == 0:
+            # the sentry in charge reach keeps its second action to get away after the shot
+            if not sen or threat_at(s, st, b, dg, thr, fy * w + fx) > THREAT:
+                v = best_shot(s, st, b, f, 1)
+                if v > 0:
+                    return 450.0 + 200.0 * v
         return 1.0
     if kind == A_BLIND_FIRE:
         return 40.0
@@ -569,25 +967,28 @@ def score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot, dg, memo, 
         y = p1 // w
         if kind == A_CRAWL:  # Prone: crawl away from the enemy
             return 30.0 + 2.0 * min(field_at(s, st, b, dg, field, p1), 40)
+        if sen:
+            return sentry_move(s, st, b, f, kind, p1, x, y, fx, fy, w, acts, can_shoot, dg, field, thr, memo,
+                               floor)
         if gun:
             if kind == A_TAKE_COVER:
                 # exposed after having shot (or with nothing to shoot): hide
                 if can_shoot:
                     return 0.0
                 if memo[M_EX_HERE] == UNKNOWN:
-                    memo[M_EX_HERE] = exposure(s, st, b, f, fx, fy)
+                    memo[M_EX_HERE] = exposure(s, st, b, f, fx, fy, False)
                 if memo[M_EX_HERE] == 0:
                     return 0.0
                 d = field_at(s, st, b, dg, field, p1)
                 top = 250.0 + 0.1 * min(d, 40)  # the score if no enemy sees the cell
                 if top <= floor:
                     return top
-                return 250.0 - 60.0 * exposure(s, st, b, f, x, y) + 0.1 * min(d, 40)
+                return 250.0 - 60.0 * exposure(s, st, b, f, x, y, False) + 0.1 * min(d, 40)
             if kind == A_MOVE and can_shoot:
                 return 0.0  # shoot first
             d = field_at(s, st, b, dg, field, p1)
             if kind == A_CONSOLIDATE or kind == A_RETREAT:
-                return 100.0 - 20.0 * exposure(s, st, b, f, x, y) + min(d, 40)
+                return 100.0 - 20.0 * exposure(s, st, b, f, x, y, False) + min(d, 40)
             if acts >= 2:
                 if memo[M_RANGE] == UNKNOWN:
                     memo[M_RANGE] = longest_range(s, st, b, f)
@@ -596,12 +997,12 @@ def score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot, dg, memo, 
                     top = 300.0 + 40.0 * cov - 0.5 * d  # the score if no enemy sees the cell
                     if top <= floor:
                         return top
-                    return 300.0 + 40.0 * cov - 10.0 * exposure(s, st, b, f, x, y) - 0.5 * d
+                    return 300.0 + 40.0 * cov - 10.0 * exposure(s, st, b, f, x, y, False) - 0.5 * d
             here = field_at(s, st, b, dg, field, fy * w + fx)
             top = 100.0 + 2.0 * (here - d)  # the score if no enemy sees the cell
             if top <= floor:
                 return top
-            return 100.0 + 2.0 * (here - d) - 2.0 * exposure(s, st, b, f, x, y)
+            return 100.0 + 2.0 * (here - d) - 2.0 * exposure(s, st, b, f, x, y, False)
         # aggressor: straight at them
         if kind == A_TAKE_COVER or kind == A_RETREAT:
             return 0.0
@@ -612,6 +1013,8 @@ def score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot, dg, memo, 
     if kind == A_OPEN_DOOR or kind == A_TERMINAL:
         dx = st.door_xy[p1, 0]
         dy = st.door_xy[p1, 1]
+        if sen:
+            return sentry_door(s, st, b, kind, p1, dx, dy, fx, fy, w, can_shoot, dg, field, memo)
         if s.door[b, p1, DR_STATE] == DOOR_CLOSED and (field_at(s, st, b, dg, field, dy * w + dx)
                                                        < field_at(s, st, b, dg, field, fy * w + fx)):
             return 260.0
@@ -621,12 +1024,18 @@ def score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot, dg, memo, 
             memo[M_NEAREST] = nearest_enemy(s, b, f)
         t = np.int64(memo[M_NEAREST])
         if t >= 0 and p1 == facing_towards(s.fi[b, t, FI_X] - fx, s.fi[b, t, FI_Y] - fy):
+            if sen and s.g[b, G_DK] == DK_ACTION and s.fi[b, f, FI_POSTURE] == PO_STANDING:  # (then end)
+                return sentry_stay(s, st, b, f, fx, fy, w, dg, field, thr, memo) + 0.5
             return 20.0
         return 0.0
     if kind == A_END:
+        if sen and s.g[b, G_DK] == DK_ACTION and s.fi[b, f, FI_POSTURE] == PO_STANDING:
+            return sentry_stay(s, st, b, f, fx, fy, w, dg, field, thr, memo)
         return 10.0
     if kind == A_BOTTLE or kind == A_FLEE:
         return -10.0
+    if sen:
+        return NEVER  # its End can score below 0 (sentry_stay): Force Door, caskets, groups... never
     return 1.0
 
 
@@ -672,6 +1081,8 @@ def heuristic_action(s, st, b, lay, mask, prng, style):
     # computed on first use (field_at), then shared by every legal action: many decisions need none of it
     field = np.empty(st.terrain.shape[0] * w, np.int32)
     field[0] = -1
+    thr = np.empty(st.terrain.shape[0] * w if style == STYLE_SENTRY else 1, np.int32)  # (sentry only)
+    thr[0] = UNSET
     memo = np.full(N_MEMO, UNKNOWN)
     best = -1e18
     nbest = 0
@@ -679,9 +1090,9 @@ def heuristic_action(s, st, b, lay, mask, prng, style):
     a = next_legal(row, 0, n_act)
     while a >= 0:
         if a >= lay[A_SELECT] and a < lay[A_SELECT + 1]:
-            sc = score_select(s, st, b, me * mf + (a - lay[A_SELECT]), style, field, w, me)
+            sc = score_select(s, st, b, me * mf + (a - lay[A_SELECT]), style, field, w, me, thr, memo)
         elif f >= 0:
-            sc = score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot, me, memo, best - 1e-9)
+            sc = score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot, me, memo, best - 1e-9, thr)
         elif a == lay[A_END]:
             sc = 10.0
         else:
@@ -709,3 +1120,9 @@ def gunline_action(s, st, b, lay, mask, prng):
 def aggressor_action(s, st, b, lay, mask, prng):
     """AGGRESSOR heuristic (module docstring)."""
     return heuristic_action(s, st, b, lay, mask, prng, STYLE_AGGRESSOR)
+
+
+@leaf_njit
+def sentry_action(s, st, b, lay, mask, prng):
+    """SENTRY heuristic (module docstring)."""
+    return heuristic_action(s, st, b, lay, mask, prng, STYLE_SENTRY)

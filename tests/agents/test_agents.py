@@ -2,34 +2,16 @@
 import numpy as np
 import pytest
 
-from agents import AggressorAgent, GunlineAgent, KernelAgent, RandomAgent, SideAgent, make_agent
+from agents import AggressorAgent, GunlineAgent, KernelAgent, RandomAgent, SentryAgent, SideAgent, make_agent
 from agents.play import play_game
 from necro_env.envs.necromunda_env import build_game
 from necro_env.rulesets.necromunda import codec as C
-from necro_env.testing import board, fighter, gang, scenario
+from necro_env.testing import CheckedAgent, board, fighter, gang, scenario
 
 
 @pytest.fixture(scope="module")
 def game():
     return build_game()
-
-
-class Checked:
-    """Wraps an agent: asserts every chosen index is legal and that acting never touches the dice."""
-
-    def __init__(self, agent):
-        self.agent, self.encoder, self.name, self.n = agent, agent.encoder, agent.name, 0
-
-    def reset(self, seed=None):
-        self.agent.reset(seed)
-
-    def act(self, obs, mask, game=None):
-        rng = game.state.rng.copy()
-        a = self.agent.act(obs, mask, game=game)
-        assert mask[a], f"{self.name} chose illegal index {a}"
-        assert np.array_equal(game.state.rng, rng), f"{self.name} drew from the game's dice"
-        self.n += 1
-        return a
 
 
 def kind_of(game, a):
@@ -38,7 +20,7 @@ def kind_of(game, a):
 
 
 def test_heuristics_play_whole_games_legally_without_touching_the_dice(game):
-    agents = [Checked(GunlineAgent(seed=1)), Checked(AggressorAgent(seed=2))]
+    agents = [CheckedAgent(GunlineAgent(seed=1)), CheckedAgent(AggressorAgent(seed=2))]
     r = play_game(game, agents, seed=3)
     assert game.done and r.decisions == agents[0].n + agents[1].n > 20
 
@@ -64,7 +46,7 @@ def test_kernel_agents_need_the_game_and_make_agent_refuses_unknown_names(game):
     game.reset(0)
     with pytest.raises(ValueError, match="needs the Game"):
         GunlineAgent().act(None, game.mask[0])
-    with pytest.raises(ValueError, match="unknown agent 'sniper'.*random, gunline, aggressor"):
+    with pytest.raises(ValueError, match="unknown agent 'sniper'.*random, gunline, aggressor, sentry"):
         make_agent("sniper")
     assert isinstance(make_agent("aggressor"), KernelAgent)
 
@@ -127,7 +109,7 @@ def test_aggressor_charges_an_enemy_in_reach_and_gunline_aims_then_shoots():
 
 def test_both_heuristics_finish_a_seriously_injured_enemy_with_coup_de_grace():
     """Coup de Grace (§8.6 in the digest's numbering of actions) beats every other option."""
-    for agent in (GunlineAgent(seed=0), AggressorAgent(seed=0)):
+    for agent in (GunlineAgent(seed=0), AggressorAgent(seed=0), SentryAgent(seed=0)):
         a = fighter("goliath", "ganger", ["autopistol", "fighting_knife"], name="a")
         e = fighter("orlock", "ganger", ["lasgun"], name="e")
         e2 = fighter("orlock", "ganger", ["lasgun"], name="e2")

@@ -81,7 +81,7 @@ def expected_planes(s, st, b, gang, mask, layout):
     for c in np.flatnonzero(legal):
         x, y = int(c % w), int(c // w)
         n, best = view_from(s, st, b, f, x, y, rng)
-        out[1:, y, x] = exposure(s, st, b, f, x, y) / mf, n / mf, best
+        out[1:, y, x] = exposure(s, st, b, f, x, y, False) / mf, n / mf, best
     return out
 
 

@@ -28,7 +28,7 @@ def test_bad_opponent_mix_is_refused_naming_file_field_value_and_allowed(tiny_co
         load_config(path)
     msg = str(err.value)
     assert str(path) in msg and f"field '{field}'" in msg and f"got {value}" in msg
-    assert "random, gunline, aggressor or a checkpoint path" in msg or "weight > 0" in msg
+    assert "random, gunline, aggressor, sentry or a checkpoint path" in msg or "weight > 0" in msg
 
 
 def test_demonstrator_and_eval_opponents_are_checked_like_opponents(tiny_config):
@@ -152,7 +152,7 @@ def test_search_demonstrators_with_parameters_are_accepted(tiny_config, demonstr
 
 @pytest.mark.parametrize("demonstrator, words", [
     ("rollout(rollouts=0)", "rollouts='0'; expected an integer >= 1"),
-    ("rollout:gunlin", "expected random, gunline, aggressor, rollout, a checkpoint path"),
+    ("rollout:gunlin", "expected random, gunline, aggressor, sentry, rollout, a checkpoint path"),
     ("sides:rollout(horizn=3),gunline", "'horizn=3' is not a parameter"),
 ])
 def test_bad_search_demonstrators_are_config_errors(tiny_config, demonstrator, words):
@@ -160,3 +160,18 @@ def test_bad_search_demonstrators_are_config_errors(tiny_config, demonstrator, w
         load_config(tiny_config(extra=f"pretrain: {{demonstrator: '{demonstrator}'}}\n"))
     msg = str(err.value)
     assert "field 'pretrain.demonstrator'" in msg and f"got {demonstrator!r}" in msg and words in msg
+
+
+def test_the_sentry_is_a_built_in_opponent_demonstrator_and_search_policy(tiny_config):
+    """The third script (``sentry``) is accepted wherever the built-in agents are: an opponent, a
+    mix, the batched env's compiled opponent, a demonstrator and a search agent's policy."""
+    cfg = load_config(tiny_config(), {"opponent": "sentry"})
+    assert cfg["opponent"] == "sentry"
+    cfg = load_config(tiny_config(), {"opponent": {"sentry": 1.0, "gunline": 1.0}})
+    assert cfg["opponent"] == {"sentry": 1.0, "gunline": 1.0}
+    cfg = load_config(tiny_config(), {"opponent": "sentry", "vec_env": "batched", "encoder": "entity"})
+    assert cfg["vec_env"] == "batched"
+    for demo in ("sentry", "sides:sentry,aggressor", "rollout(policies=gunline+aggressor+sentry)"):
+        cfg = load_config(tiny_config(extra=f"pretrain: {{demonstrator: '{demo}'}}\n"))
+        assert cfg["pretrain"]["demonstrator"] == demo
+    assert parse_opponent_arg("sentry=1,gunline=1") == {"sentry": 1.0, "gunline": 1.0}

@@ -1,0 +1,287 @@
+"""The SENTRY heuristic (necro_env/policies/heuristics.py, STYLE_SENTRY; agents.SentryAgent): its
+distinctive choices in scripted positions (out of charge reach, shoot first and fall back, no step
+into the open without a shot, the best target, fight back only when engaged), its parts (the threat
+field, the stray-shot share), legal and reproducible whole games, and its registration as a built-in
+agent and compiled policy."""
+import numpy as np
+import pytest
+
+from agents import AggressorAgent, GunlineAgent, RandomAgent, SentryAgent, make_agent
+from agents.base import BUILTIN, agent_name
+from agents.play import play_game
+from agents.search import RolloutAgent
+from necro_env.batch import BatchedGames, policy_id
+from necro_env.batch import kernels as K
+from necro_env.config import agent_spec
+from necro_env.config.training import BUILTIN_OPPONENTS
+from necro_env.envs.necromunda_env import build_game
+from necro_env.policies import heuristics as H
+from necro_env.rulesets.necromunda import codec as C
+from necro_env.testing import CheckedAgent, board, fighter, gang, scenario
+
+
+@pytest.fixture(scope="module")
+def game():
+    return build_game()
+
+
+def kind_of(g, a):
+    k, _, _ = C.decode(g.layout, g.dims.n_fighters, a)
+    return C.KIND_NAMES[k]
+
+
+def cell_of(g, name):
+    return g.fighter(name)["cell"]
+
+
+def threat(g, gang_index=0):
+    """The sentry's threat field of ``gang_index`` as an [H, W] array."""
+    h, w = g.static.terrain.shape
+    thr = np.empty(h * w, np.int32)
+    H.fill_threat_field(g.state, g.static, 0, gang_index, thr)
+    return thr.reshape(h, w)
+
+
+def play_activation(g, agent, name):
+    """Let ``agent`` play fighter ``name``'s activation to its end; the kinds it chose."""
+    f = g.fid(name)
+    kinds = []
+    while not g.done and g.active_fighter == f:
+        a = agent.act(None, g.mask[0], game=g)
+        kinds.append(kind_of(g, a))
+        g.step(a)
+    return kinds
+
+
+OPEN = board("""
+........................
+........................
+........................
+........................
+........................
+""")
+
+
+def charge_position(weapons):
+    """An Orlock ganger (M5) with ``weapons`` 6" from a Goliath ganger with an axe (M4: charge reach
+    4 + D3 = 7"), activated."""
+    s = fighter("orlock", "ganger", weapons, name="s")
+    e = fighter("goliath", "ganger", ["axe"], name="e")
+    g = scenario(OPEN, [gang("x", s), gang("y", e)], [dict(fighter="s", cell=(12, 2), facing="W"),
+                                                     dict(fighter="e", cell=(6, 2), facing="E")])
+    g.activate("s")
+    return g
+
+
+def test_the_threat_field_is_the_path_cost_less_the_charge_reach():
+    """A Goliath ganger (M4: 7" charge, 14 half-inches) on an open row: slack 2 per orthogonal step
+    less 14, 3 per diagonal step; the sentry counts a cell in charge reach at slack <= THREAT."""
+    e = fighter("goliath", "ganger", ["axe"], name="e")
+    s = fighter("orlock", "ganger", ["autogun"], name="s")
+    g = scenario(OPEN, [gang("x", s), gang("y", e)], [dict(fighter="s", cell=(23, 0)),
+                                                     dict(fighter="e", cell=(2, 2))])
+    t = threat(g)
+    assert t[2, 2] == -14 and t[2, 9] == 0 and t[2, 10] == 2 and t[2, 11] == 4
+    assert t[0, 4] == 3 * 2 - 14  # two diagonal steps
+    assert t[2, 10] <= H.THREAT < t[2, 11]
+    assert t[2, 23] == H.THR_FAR  # beyond the search (THR_LIM)
+    # a closed door costs THR_DOOR more (another enemy may open it first); a locked one blocks
+    for door, want in (("+", 2 * 7 + H.THR_DOOR - 14), ("L", H.THR_FAR)):
+        b = board(f"""
+        ############
+        ......{door}.....
+        ############
+        """)
+        g = scenario(b, [gang("x", fighter("orlock", "ganger", ["autogun"], name="s")),
+                         gang("y", fighter("goliath", "ganger", ["axe"], name="e"))],
+                     [dict(fighter="s", cell=(11, 1)), dict(fighter="e", cell=(0, 1))])
+        assert threat(g)[1, 7] == want, door
+
+
+def test_in_charge_reach_with_nothing_to_shoot_it_moves_out_of_reach_and_does_not_charge():
+    """No gun, an enemy that can charge it: the SENTRY moves (5") out of the charge reach; it never
+    charges a Standing enemy (the AGGRESSOR does, at once)."""
+    g = charge_position(["fighting_knife"])
+    assert threat(g)[2, 12] <= H.THREAT and g.can("charge", target="e")
+    kinds = play_activation(g, SentryAgent(seed=0), "s")
+    assert kinds[0] == "move" and "charge" not in kinds
+    x, y = cell_of(g, "s")
+    assert threat(g)[y, x] > H.THREAT
+    g = charge_position(["fighting_knife"])
+    assert kind_of(g, AggressorAgent(seed=0).act(None, g.mask[0], game=g)) == "charge"
+
+
+def test_in_charge_reach_it_shoots_without_aiming_then_moves_out_of_reach():
+    """With a gun and an enemy that can charge it, the SENTRY shoots at once (the GUNLINE aims first,
+    which spends both actions), then uses its second action to get out of the charge reach."""
+    g = charge_position(["autogun"])
+    assert kind_of(g, GunlineAgent(seed=0).act(None, g.mask[0], game=g)) == "aim"
+    g = charge_position(["autogun"])
+    g.script_dice([1] * 40)  # the shot misses (natural 1): the target stays Standing and dangerous
+    sentry = SentryAgent(seed=0)
+    a = sentry.act(None, g.mask[0], game=g)
+    assert kind_of(g, a) == "shoot"
+    g.step(a)
+    g.use_generator()
+    assert g.fighter("e")["posture"] == "standing" and g.active_fighter == g.fid("s")
+    assert play_activation(g, sentry, "s")[0] == "move"
+    x, y = cell_of(g, "s")
+    assert threat(g)[y, x] > H.THREAT
+
+
+def test_it_aims_and_shoots_the_target_with_the_best_expected_damage():
+    """Two enemies out of charge reach: it Aims (a Shoot follows in the same activation), then shoots
+    the one its shot is worth most against (the nearer, unarmoured juve)."""
+    s = fighter("orlock", "ganger", ["autogun"], name="s")
+    juve = fighter("goliath", "juve", ["stub_gun"], name="juve")
+    ganger = fighter("goliath", "ganger", ["autogun"], name="ganger")
+    g = scenario(OPEN, [gang("x", s), gang("y", juve, ganger)], [
+        dict(fighter="s", cell=(2, 2), facing="E"),
+        dict(fighter="juve", cell=(12, 2), facing="W"),
+        dict(fighter="ganger", cell=(13, 3), facing="W")])
+    g.activate("s")
+    sentry = SentryAgent(seed=0)
+    a = sentry.act(None, g.mask[0], game=g)
+    assert kind_of(g, a) == "aim"
+    g.step(a)
+    a = sentry.act(None, g.mask[0], game=g)
+    assert kind_of(g, a) == "shoot"
+    _, _, rel = C.decode(g.layout, g.dims.n_fighters, a)
+    st, f = g.static, g.fid("s")
+    values = {t: H.shot_value(g.state, st, 0, f, 0, 0, g.fid(t), 0) for t in ("juve", "ganger")}
+    assert values["juve"] > values["ganger"] > 0
+    assert rel == g.fid("juve")  # (gang 0 decides: relative targets are global indices)
+
+
+WALL = board("""
+..#.....................
+..#.....................
+..#.....................
+........................
+..#.....................
+..#.....................
+..#.....................
+""")
+
+
+def hidden_position():
+    """An Orlock ganger with a stub gun (12") behind a wall; a Goliath heavy bolter (36") 23" away
+    sees every cell past the gap: no shot for the ganger from anywhere it can reach."""
+    s = fighter("orlock", "ganger", ["stub_gun"], name="s")
+    e = fighter("goliath", "specialist", ["heavy_bolter"], name="e")
+    g = scenario(WALL, [gang("x", s), gang("y", e)], [dict(fighter="s", cell=(0, 0), facing="E"),
+                                                     dict(fighter="e", cell=(23, 6), facing="W")])
+    g.activate("s")
+    return g
+
+
+def test_it_does_not_step_into_the_open_without_a_shot_where_the_gunline_advances():
+    g = hidden_position()
+    f = g.fid("s")
+    assert H.exposure(g.state, g.static, 0, f, 0, 0, False) == 0
+    play_activation(g, SentryAgent(seed=0), "s")
+    x, y = cell_of(g, "s")
+    assert H.exposure(g.state, g.static, 0, f, x, y, False) == 0
+    g = hidden_position()
+    play_activation(g, GunlineAgent(seed=0), "s")
+    x, y = cell_of(g, "s")
+    assert H.exposure(g.state, g.static, 0, f, x, y, False) > 0  # the gunline walks out toward the enemy
+
+
+def test_it_fights_back_when_engaged():
+    s = fighter("orlock", "ganger", ["autogun", "fighting_knife"], name="s")
+    e = fighter("goliath", "ganger", ["axe"], name="e")
+    g = scenario(OPEN, [gang("x", s), gang("y", e)], [dict(fighter="s", cell=(5, 2), facing="W"),
+                                                     dict(fighter="e", cell=(4, 2), facing="E")])
+    g.activate("s")
+    assert kind_of(g, SentryAgent(seed=0).act(None, g.mask[0], game=g)) == "fight"
+
+
+def test_the_stray_shot_share_counts_friends_in_the_line_of_fire_nearest_first():
+    """Rules 7.5: models within 1.5 of the shot's segment roll in order of distance, a 1-3 hits."""
+    def share(friends, enemies=()):
+        names = ["s"] + [f"f{i}" for i in range(len(friends))]
+        fs = [fighter("orlock", "ganger", ["autogun"], name=n) for n in names]
+        es = [fighter("goliath", "ganger", ["autogun"], name=n) for n in ["t"] + [f"e{i}" for i in range(len(enemies))]]
+        places = [dict(fighter="s", cell=(0, 2)), dict(fighter="t", cell=(12, 2))]
+        places += [dict(fighter=f"f{i}", cell=c) for i, c in enumerate(friends)]
+        places += [dict(fighter=f"e{i}", cell=c) for i, c in enumerate(enemies)]
+        g = scenario(OPEN, [gang("x", *fs), gang("y", *es)], places)
+        return H.stray_share(g.state, 0, g.fid("s"), g.fid("t"))
+
+    assert share([]) == 0.0
+    assert share([(6, 2)]) == 0.5
+    assert share([(6, 4)]) == 0.0  # 2" off the line
+    assert share([(3, 2), (6, 3)]) == 0.75
+    assert share([(6, 2)], enemies=[(3, 2)]) == 0.25  # an enemy nearer in the line rolls first
+
+
+def test_coup_de_grace_first():
+    a = fighter("goliath", "ganger", ["autopistol", "fighting_knife"], name="a")
+    e = fighter("orlock", "ganger", ["lasgun"], name="e")
+    e2 = fighter("orlock", "ganger", ["lasgun"], name="e2")
+    g = scenario(OPEN, [gang("x", a), gang("y", e, e2)], [
+        dict(fighter="a", cell=(1, 2), facing="E"),
+        dict(fighter="e", cell=(2, 2), posture="seriously_injured"),
+        dict(fighter="e2", cell=(8, 2), facing="W")])
+    g.activate("a")
+    assert kind_of(g, SentryAgent(seed=0).act(None, g.mask[0], game=g)) == "coup_de_grace"
+
+
+@pytest.mark.parametrize("other", [GunlineAgent, AggressorAgent, RandomAgent])
+def test_whole_games_on_both_sides_are_legal_and_leave_the_dice_alone(game, other):
+    for seed, side in ((5, 0), (6, 1)):
+        agents = [CheckedAgent(other(seed=1)), CheckedAgent(other(seed=1))]
+        agents[side] = CheckedAgent(SentryAgent(seed=2))
+        r = play_game(game, agents, seed=seed)
+        assert game.done and agents[side].n > 20 and r.decisions == agents[0].n + agents[1].n
+
+
+def test_same_seeds_same_game(game):
+    runs = [play_game(game, [make_agent("sentry"), make_agent("gunline")], seed=12, record=True) for _ in range(2)]
+    assert [(g, x) for g, x, _ in runs[0].events] == [(g, x) for g, x, _ in runs[1].events]
+    assert (runs[0].winner, runs[0].rounds) == (runs[1].winner, runs[1].rounds)
+
+
+def test_the_batched_kernel_is_the_agents_kernel(game):
+    """Policy id POLICY_SENTRY plays sentry_action: BatchedGames.sample("sentry") on copies of a game
+    equals the agent's choice with the same generator; whole batched games run."""
+    assert K.POLICY_NAMES["sentry"] == K.POLICY_SENTRY == policy_id("sentry")
+    g = game.clone().reset(7)
+    agent = SentryAgent(seed=3)
+    other = GunlineAgent(seed=4)
+    bg = BatchedGames(g, 2, seed=0)
+    for _ in range(60):
+        if g.done:
+            break
+        if g.current_gang == 0:
+            bg.load(g)
+            prng = np.repeat(agent.prng, 2, axis=0)
+            want = bg.sample("sentry", prng=prng)
+            a = agent.act(None, g.mask[0], game=g)
+            assert want.tolist() == [a, a]
+        else:
+            a = other.act(None, g.mask[0], game=g)
+        g.step(a)
+    counts = BatchedGames(game, 2, seed=11).reset().play(3000, "sentry")  # the sentry on both sides
+    assert counts[:, 0].sum() == 6000 and counts[:, 1].sum() >= 2  # decisions, finished games
+
+
+def test_it_is_a_built_in_agent_opponent_and_search_policy(tmp_path):
+    assert isinstance(make_agent("sentry", seed=1), SentryAgent) and "sentry" in BUILTIN
+    assert agent_name("sentry") == "sentry" and make_agent("sentry").kernel is H.sentry_action
+    with pytest.raises(ValueError, match="unknown agent 'sentri'.*sentry"):
+        make_agent("sentri")
+    assert "sentry" in BUILTIN_OPPONENTS and "sentry" in agent_spec.POLICY_NAMES
+    search = make_agent("rollout(policies=gunline+aggressor+sentry,opponents=sentry)")
+    assert isinstance(search, RolloutAgent)
+    assert search.policies == [K.POLICY_GUNLINE, K.POLICY_AGGRESSOR, K.POLICY_SENTRY]
+    assert search.opponents == [K.POLICY_SENTRY]
+    side = make_agent("sides:sentry,aggressor")
+    assert [a.name for a in side.agents] == ["sentry", "aggressor"]
+    from necro_env.envs.batched_env import BatchedEnv
+
+    env = BatchedEnv(2, opponent={"sentry": 1.0, "gunline": 1.0}, seed=0)
+    env.reset()
+    for _ in range(5):
+        env.step(np.array([np.flatnonzero(m)[0] for m in env.action_masks()]))
