@@ -141,7 +141,7 @@ STYLE_AGGRESSOR = 1
 STYLE_SENTRY = 2
 FAR = 10000  # path distance of a cell no enemy can reach
 
-# SENTRY: the whole tuning (measured on gang_fight as Orlock: docs/training.md, "The sentry")
+# SENTRY: the whole tuning (its measured play by side: docs/training.md, Results, "Session 24")
 THREAT = 2  # a cell is in the enemy's charge reach when its threat slack (fill_threat_field) is at most this
 THR_DOOR = 4  # half-inches added to a threat path through a closed door
 THR_LIM = 24  # the threat search stops this many half-inches past the enemies' charge reach ...
