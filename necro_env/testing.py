@@ -175,3 +175,10 @@ class CheckedAgent:
         assert np.array_equal(game.state.rng, rng), f"{self.name} drew from the game's dice"
         self.n += 1
         return a
+
+
+def kind_of(game: Game, index: int) -> str:
+    """The action kind's name (``codec.KIND_NAMES``: "move", "shoot", "charge", ...) of a flat index."""
+    from .rulesets.necromunda.codec import KIND_NAMES, decode
+    k, _, _ = decode(game.layout, game.dims.n_fighters, int(index))
+    return KIND_NAMES[k]

@@ -5,18 +5,13 @@ import pytest
 from agents import AggressorAgent, GunlineAgent, KernelAgent, RandomAgent, SentryAgent, SideAgent, make_agent
 from agents.play import play_game
 from necro_env.envs.necromunda_env import build_game
-from necro_env.rulesets.necromunda import codec as C
-from necro_env.testing import CheckedAgent, board, fighter, gang, scenario
+from necro_env.testing import CheckedAgent, board, fighter, gang, kind_of, scenario
 
 
 @pytest.fixture(scope="module")
 def game():
     return build_game()
 
-
-def kind_of(game, a):
-    k, _, _ = C.decode(game.layout, game.dims.n_fighters, a)
-    return C.KIND_NAMES[k]
 
 
 def test_heuristics_play_whole_games_legally_without_touching_the_dice(game):

@@ -17,17 +17,13 @@ from necro_env.config.training import BUILTIN_OPPONENTS
 from necro_env.envs.necromunda_env import build_game
 from necro_env.policies import heuristics as H
 from necro_env.rulesets.necromunda import codec as C
-from necro_env.testing import CheckedAgent, board, fighter, gang, scenario
+from necro_env.testing import CheckedAgent, board, fighter, gang, kind_of, scenario
 
 
 @pytest.fixture(scope="module")
 def game():
     return build_game()
 
-
-def kind_of(g, a):
-    k, _, _ = C.decode(g.layout, g.dims.n_fighters, a)
-    return C.KIND_NAMES[k]
 
 
 def cell_of(g, name):
