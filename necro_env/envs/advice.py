@@ -21,15 +21,15 @@ import numpy as np
 from ..core.rng import seed_game
 
 # the advisors, in the order of the ``advice`` entries (agents.checkpoint fingerprints these names)
-ADVISOR_FEATURES = ("gunline", "aggressor")
+ADVISOR_FEATURES = ("gunline", "aggressor", "sentry")
 ADVICE_SEED = 0x5EED_AD71CE  # the tie-break generator's seed (any constant: the advice must not depend on history)
 
 
 @functools.cache
 def _kernels():
-    from ..policies.heuristics import aggressor_action, gunline_action
+    from ..policies.heuristics import aggressor_action, gunline_action, sentry_action
 
-    table = {"gunline": gunline_action, "aggressor": aggressor_action}
+    table = {"gunline": gunline_action, "aggressor": aggressor_action, "sentry": sentry_action}
     return [table[name] for name in ADVISOR_FEATURES]
 
 

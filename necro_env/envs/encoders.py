@@ -8,8 +8,8 @@ Five encoders, chosen by name (``make_encoder``):
   + the globals broadcast as constant planes
 - ``tactical``: ``entity``'s Dict + ``tactical=[NF, 5]`` rows and ``tactical_planes=[4, H, W]``
   (necro_env/batch/tactical.py: line of sight, cover, path distances)
-- ``advised``: ``tactical``'s Dict + ``advice=[2]``, the flat action index each scripted heuristic
-  would play now (necro_env/envs/advice.py; ``MultiDiscrete``, the only key that is not float32)
+- ``advised``: ``tactical``'s Dict + ``advice=[3]``, the flat action index each scripted heuristic
+  (gunline, aggressor, sentry) would play now (necro_env/envs/advice.py; ``MultiDiscrete``, the only key that is not float32)
 
 Every observation is from the observing gang's point of view: fighter rows
 (and the ``gang_rel`` features) are rotated so that the observer is gang 0,
@@ -661,8 +661,8 @@ class TacticalEncoder(EntityEncoder):
 
 class AdvisedEncoder(TacticalEncoder):
     """``tactical``'s Dict plus ``advice=[len(ADVISOR_FEATURES)]``: the action each scripted heuristic
-    (gunline, aggressor) would play now, as flat action indices, ``n_actions`` when the observer is not
-    deciding (``necro_env.envs.advice``). ``MultiDiscrete([n_actions + 1] * 2)``: SB3 one-hot encodes
+    (gunline, aggressor, sentry) would play now, as flat action indices, ``n_actions`` when the observer
+    is not deciding (``necro_env.envs.advice``). ``MultiDiscrete([n_actions + 1] * 3)``: SB3 one-hot encodes
     it, and ``agents.networks.PointerPolicy`` weighs each advisor's action in its logits."""
 
     name = "advised"

@@ -4,11 +4,11 @@ function of the state that never touches the game's dice; and the heuristics pla
 heuristics."""
 import numpy as np
 
-from agents.heuristic import AggressorAgent, GunlineAgent
+from agents.heuristic import AggressorAgent, GunlineAgent, SentryAgent
 from necro_env.core.rng import seed_game
 from necro_env.envs.advice import ADVICE_SEED, ADVISOR_FEATURES, advice
 from necro_env.envs.encoders import make_encoder
-from necro_env.policies.heuristics import aggressor_action, gunline_action
+from necro_env.policies.heuristics import aggressor_action, gunline_action, sentry_action
 from necro_env.rulesets.necromunda.game import Game
 from necro_env.config import load_scenario
 
@@ -28,23 +28,26 @@ def _kernel_choice(kernel, game):
 
 def test_the_advice_is_each_heuristics_action_for_the_deciding_gang_only():
     """Over a game of gunline (gang 0) against aggressor (gang 1), each playing its advice."""
-    assert ADVISOR_FEATURES == ("gunline", "aggressor")
+    assert ADVISOR_FEATURES == ("gunline", "aggressor", "sentry")
     game = _game()
-    differ = 0
+    differ = sentry_own = 0
     for _ in range(2000):
         if game.done:
             break
         g = game.current_gang
         adv = advice(game, g)
-        assert adv.dtype == np.int64 and adv.shape == (2,)
+        assert adv.dtype == np.int64 and adv.shape == (3,)
         assert adv[0] == _kernel_choice(gunline_action, game)
         assert adv[1] == _kernel_choice(aggressor_action, game)
+        assert adv[2] == _kernel_choice(sentry_action, game)
         assert game.mask[0, adv].all()
         differ += int(adv[0] != adv[1])
+        sentry_own += int(adv[2] != adv[0] and adv[2] != adv[1])
         assert (advice(game, 1 - g) == game.n_actions).all()  # the other gang is not deciding
         game.step(int(adv[g]))
     assert game.done
     assert differ > 20  # the two heuristics disagree often: the advice is not one action twice
+    assert sentry_own > 5  # and the sentry often chooses what neither of them would
 
 
 def test_the_advice_is_none_after_the_game_and_a_pure_function_of_the_state():
@@ -64,7 +67,7 @@ def test_the_advised_observation_is_the_tactical_one_plus_the_advice_and_in_its_
     game = _game(2)
     enc, tac = make_encoder("advised"), make_encoder("tactical")
     space = enc.space(game)
-    assert list(space["advice"].nvec) == [game.n_actions + 1] * 2
+    assert list(space["advice"].nvec) == [game.n_actions + 1] * 3
     obs = enc.encode(game, game.current_gang)
     assert space.contains(obs)
     ref = tac.encode(game, game.current_gang)
@@ -74,9 +77,9 @@ def test_the_advised_observation_is_the_tactical_one_plus_the_advice_and_in_its_
 
 
 def test_playing_the_advice_is_playing_the_heuristic():
-    """A gang that always plays advice[0] (advice[1]) plays the gunline (aggressor) heuristic whose
+    """A gang that always plays advice[k] plays the k-th heuristic (gunline, aggressor, sentry) whose
     player generator is seeded like the advice's before every decision: the same game, move for move."""
-    for k, agent_cls in enumerate((GunlineAgent, AggressorAgent)):
+    for k, agent_cls in enumerate((GunlineAgent, AggressorAgent, SentryAgent)):
         a, b = _game(11), _game(11)
         agent = agent_cls()
         for _ in range(200):

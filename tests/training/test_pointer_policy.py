@@ -107,7 +107,7 @@ def test_with_the_advised_encoder_each_advisors_action_gets_a_learned_weight(tmp
     pol, fe = m.policy, m.policy.features_extractor
     assert fe.advice and pol.action_net.gate is not None
     with torch.no_grad():  # a gate far from 0, so that the test sees it
-        pol.action_net.gate.bias.copy_(torch.tensor([3.0, -2.0]))
+        pol.action_net.gate.bias.copy_(torch.tensor([3.0, -2.0, 1.5]))
     obs, masks = _batch(env, 4)
     obs["advice"][3] = env.game.n_actions  # an observer with no advice
     n = env.game.n_actions
@@ -115,13 +115,13 @@ def test_with_the_advised_encoder_each_advisors_action_gets_a_learned_weight(tmp
         obs_t, _ = pol.obs_to_tensor({k: v.numpy() for k, v in obs.items()})
         x = pol.extract_features(obs_t)  # SB3's preprocessing (the one-hot advice), then the extractor
         z, f, bo, fo, adv = fe.unpack(x)
-        assert adv.shape == (4, 2, n + 1)
+        assert adv.shape == (4, 3, n + 1)  # the advisors: gunline, aggressor, sentry
         assert torch.equal(adv.argmax(2), obs["advice"])
         head = pol.action_net.head(z, f, bo, fo)
         gate = pol.action_net.gate(z)
         want = head.clone()
         for b in range(3):
-            for k in range(2):
+            for k in range(3):
                 want[b, obs["advice"][b, k]] += gate[b, k]  # row 3 has no advice: the head's logits
         assert torch.allclose(pol.action_net(x), want, atol=1e-6)
     path = save_checkpoint(m, tmp_path / "adv.zip", env.game, "advised")
