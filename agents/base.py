@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
-# the grammar of "sides:a,b" and "rollout(...):<spec>" (necro_env/config/agent_spec.py)
-from necro_env.config.agent_spec import SIDES, SpecError, search_spec, side_specs  # noqa: F401 (re-exported)
+# the grammar of "sides:a,b" and "rollout(...):<spec>" and the compiled policies' names
+# (necro_env/config/agent_spec.py), re-exported
+from necro_env.config.agent_spec import POLICY_NAMES, SEARCH, SIDES, SpecError, search_spec, side_specs  # noqa: F401
 from necro_env.core.rng import seed_game
 
 
@@ -98,27 +99,28 @@ class SideAgent(Agent):
         return self.agents[g].act(obs, mask, game=game)
 
 
-BUILTIN = ("random", "gunline", "aggressor", "sentry", "rollout")
+BUILTIN = POLICY_NAMES + (SEARCH,)  # the compiled policies' agents and the search agent
 
 
 def make_agent(spec: str, seed: int = 0, game=None, deterministic: bool = True) -> Agent:
-    """The one builder of agents from a spec, used by every command: a name (``BUILTIN``: "random",
-    "gunline", "aggressor", "sentry", "rollout": the search agent of agents/search.py with its defaults), a
-    MaskablePPO checkpoint (.zip, or any path: ``CheckpointAgent``, checked against ``game`` when
-    given; ``deterministic=False`` samples its actions, as training opponents and demonstrators
-    do), a ``training/ppo_fast.py --save`` network (.pt: needs ``game``; plays its most likely
-    action), ``sides:a,b,...``: a ``SideAgent`` playing gang g with the g-th of those specs,
-    ``rollout(rollouts=32,horizon=60,...)``: the search agent with those parameters, or
-    ``rollout:<spec>`` (with or without parameters): the search agent with that agent's action as
-    one more candidate (search at play time around a trained network; agents/search.py). The
-    grammar of these is necro_env/config/agent_spec.py; a malformed spec raises ``SpecError``.
+    """The one builder of agents from a spec, used by every command: a name (``BUILTIN``: a compiled
+    policy of ``POLICY_NAMES``, "random", "gunline", ..., or "rollout": the search agent of
+    agents/search.py with its defaults), a MaskablePPO checkpoint (.zip, or any path:
+    ``CheckpointAgent``, checked against ``game`` when given; ``deterministic=False`` samples its
+    actions, as training opponents and demonstrators do), a ``training/ppo_fast.py --save`` network
+    (.pt: needs ``game``; plays its most likely action), ``sides:a,b,...``: a ``SideAgent`` playing
+    gang g with the g-th of those specs, ``rollout(rollouts=32,horizon=60,...)``: the search agent
+    with those parameters, or ``rollout:<spec>`` (with or without parameters): the search agent
+    with that agent's action as one more candidate (search at play time around a trained network;
+    agents/search.py). The grammar of these is necro_env/config/agent_spec.py; a malformed spec
+    raises ``SpecError``.
     ``seed`` seeds the agent's own generator (every member of a side agent gets the same)."""
     from .checkpoint import CheckpointAgent
     from .heuristic import AggressorAgent, GunlineAgent, SentryAgent
     from .random_agent import RandomAgent
     from .search import RolloutAgent
 
-    table = {"random": RandomAgent, "gunline": GunlineAgent, "aggressor": AggressorAgent, "sentry": SentryAgent}
+    table = {a.name: a for a in (RandomAgent, GunlineAgent, AggressorAgent, SentryAgent)}  # by POLICY_NAMES
     if spec in table:
         return table[spec](seed=seed)
     search = search_spec(spec)

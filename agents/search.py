@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from necro_env.batch import BatchedGames, policy_id
+from necro_env.config.agent_spec import POLICY_NAMES, listed
 from necro_env.envs.rewards import RewardSpec
 
 from .base import Agent
@@ -53,8 +54,8 @@ class RolloutAgent(Agent):
         self.opponents = [policy_id(p) for p in opponents]
         for p in self.policies + self.opponents:
             if p < 0:
-                raise ValueError("RolloutAgent simulates compiled policies (random, gunline, aggressor, sentry), "
-                                 "not 'external'")
+                raise ValueError(f"RolloutAgent simulates compiled policies ({listed(POLICY_NAMES, None)}), "
+                                 f"not 'external'")
         self.rollouts = int(rollouts)
         self.horizon = int(horizon)
         self.value = RewardSpec.from_config(DEFAULT_VALUE if value is None else value)

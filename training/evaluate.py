@@ -205,9 +205,11 @@ def build_agents(specs, game) -> dict:
 
 
 def main(argv=None):
+    from necro_env.config.agent_spec import POLICY_NAMES, listed
+
     ap = argparse.ArgumentParser(prog="necro-eval", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("agents", nargs="+", help="random, gunline, aggressor, sentry, rollout (the search agent), "
+    ap.add_argument("agents", nargs="+", help=f"{listed(POLICY_NAMES, None)}, rollout (the search agent), "
                                               "checkpoint .zip paths, ppo_fast --save .pt networks, sides:a,b (gang 0 "
                                               "played by a, gang 1 by b), or rollout:<agent> (the search agent "
                                               "with that agent's action as a candidate) (at least 2)")

@@ -4,9 +4,10 @@
 
 The learner plays one gang (drawn per episode; ``--learner g``: always gang g, e.g. to train the weak
 side of an uneven scenario) of ``BatchedEnv`` games (no SB3 needed); the other gangs
-are played inside the compiled batch by ``--opponent`` (random, gunline, aggressor, sentry, or in the
-config file a mix ``{random: 1, gunline: 1}`` drawn per episode) or, with
-``--opponent self``, by frozen snapshots of the learner (``SnapshotPool``), evaluated in one batched
+are played inside the compiled batch by ``--opponent`` (a compiled policy of
+``necro_env.config.agent_spec.POLICY_NAMES``, or in the config file a mix ``{random: 1, gunline: 1}``
+drawn per episode) or, with ``--opponent self``, by frozen snapshots of the learner
+(``SnapshotPool``), evaluated in one batched
 torch call per snapshot and step. Illegal actions are masked out of
 the policy's logits. Every update prints environment steps per second (the learner's steps
 over all games), the time split between the environment and the network, and the finished games'
@@ -96,6 +97,7 @@ from agents.base import side_specs
 from agents.fast_network import (
     FastNetwork, GreedyAgent, MaskView, load_init, load_network, observation_space, save_network,
 )
+from necro_env.config.agent_spec import listed
 from necro_env.config.training import BUILTIN_OPPONENTS
 from necro_env.envs.batched_env import BatchedEnv, opponent_mix
 from necro_env.warmup import ensure as warm_up
@@ -152,12 +154,12 @@ def parse_args(argv=None):
         except ValueError as e:
             raise SystemExit(f"opponent: {e}") from None
     elif args.opponent not in BUILTIN_OPPONENTS + ("self",):
-        raise SystemExit(f"--opponent must be random, gunline, aggressor, sentry or self (or, in the config file, a "
-                         f"mix {{name: weight}} of the first four), got {args.opponent!r}")
+        raise SystemExit(f"--opponent must be {listed(BUILTIN_OPPONENTS + ('self',))} (or, in the config file, a "
+                         f"mix {{name: weight}} of {listed(BUILTIN_OPPONENTS, 'and')}), got {args.opponent!r}")
     for flag, value in (("--eval-opponent", args.eval_opponent), ("--rating-anchors", args.rating_anchors)):
         for name in value.split(","):
             if name not in BUILTIN_OPPONENTS:
-                raise SystemExit(f"{flag} must be random, gunline, aggressor or sentry (or a comma-separated list), "
+                raise SystemExit(f"{flag} must be {listed(BUILTIN_OPPONENTS)} (or a comma-separated list), "
                                  f"got {name!r}")
     if "random" not in args.rating_anchors.split(","):
         raise SystemExit(f"--rating-anchors must include random (the rating scale's 0), got {args.rating_anchors!r}")
@@ -198,7 +200,7 @@ def parse_args(argv=None):
         raise SystemExit(f"--bc-demonstrator: {exc}") from None
     for name in names:
         if name not in BUILTIN_OPPONENTS:
-            raise SystemExit(f"--bc-demonstrator must be random, gunline, aggressor or sentry (or a list: a,b by slot, "
+            raise SystemExit(f"--bc-demonstrator must be {listed(BUILTIN_OPPONENTS)} (or a list: a,b by slot, "
                              f"sides:a,b by side), got {name!r}")
     return args
 

@@ -14,7 +14,7 @@ there. The demonstrator plays through the ``Agent`` interface, so any agent can 
 Config (``pretrain:`` in a training YAML, see configs/training/default.yaml)::
 
     pretrain:
-      demonstrator: gunline   # random | gunline | aggressor | rollout | checkpoint .zip
+      demonstrator: gunline   # a compiled policy (random, gunline, ...) | rollout | checkpoint .zip | sides:a,b
       games: 200              # demonstration games
       epochs: 8
       batch_size: 256
@@ -212,14 +212,16 @@ def warm_start(model, cfg: dict, run, game, log=print):
 
 
 def main(argv=None):
+    from necro_env.config.agent_spec import POLICY_NAMES, SEARCH
+
     from .common import load_config, make_vec_env, new_model, prepare_run, write_json
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--config", default=None, help="training YAML (default configs/training/default.yaml)")
     ap.add_argument("--games", type=int, default=None, help="demonstration games (default: the config's)")
-    ap.add_argument("--demonstrator", default=None, help="random | gunline | aggressor | sentry | rollout | "
-                                                               "checkpoint .zip | sides:a,b (gang g by the g-th)")
+    ap.add_argument("--demonstrator", default=None, help=f"{' | '.join(POLICY_NAMES + (SEARCH,))} | "
+                                                               f"checkpoint .zip | sides:a,b (gang g by the g-th)")
     ap.add_argument("--runs-dir", default=None)
     ap.add_argument("--name", default=None, help="run folder name (default <config name>_bc)")
     args = ap.parse_args(argv)

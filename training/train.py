@@ -4,9 +4,10 @@
                 [--demonstrator sides:gunline,aggressor] [--init-from bc.zip] [--name NAME] [--resume]
                 [--eval-games N]
 
-The opponent is ``random``, ``gunline``, ``aggressor`` or a checkpoint .zip (config key
-``opponent``), or a mix of them with weights (``{random: 0.2, gunline: 0.4, aggressor: 0.4}``,
-on the command line ``random=0.2,gunline=0.4,aggressor=0.4``) from which each env draws its
+The opponent is a compiled policy (``random``, ``gunline``, ...: the names ``--opponent`` lists)
+or a checkpoint .zip (config key ``opponent``), or a mix of them with weights
+(``{random: 0.2, gunline: 0.4, aggressor: 0.4}``, on the command line
+``random=0.2,gunline=0.4,aggressor=0.4``) from which each env draws its
 opponent at every reset (common.OpponentMix); rewards follow the config's ``reward`` section
 (necro_env/envs/rewards.py). With a ``pretrain:`` section a fresh run starts with the
 behaviour-cloning warm start (training/pretrain.py); with ``init_from:`` (``--init-from``) it starts
@@ -267,11 +268,13 @@ def final_evaluation(run: Path, cfg: dict, game, log=print) -> dict:
 
 
 def main(argv=None):
+    from necro_env.config.agent_spec import POLICY_NAMES
+
     ap = argparse.ArgumentParser(prog="necro-train", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--config", type=Path, default=DEFAULT_CONFIG)
-    ap.add_argument("--opponent", default=None, help="random | gunline | aggressor | sentry | checkpoint .zip, or a "
-                    "mix drawn per episode: random=0.2,gunline=0.4,aggressor=0.4")
+    ap.add_argument("--opponent", default=None, help=f"{' | '.join(POLICY_NAMES)} | checkpoint .zip, or a "
+                    f"mix drawn per episode: random=0.2,gunline=0.4,aggressor=0.4")
     ap.add_argument("--timesteps", type=int, default=None, help="override total_timesteps")
     ap.add_argument("--n-envs", type=int, default=None)
     ap.add_argument("--name", default=None, help="run name (default: the config's name)")
@@ -282,8 +285,8 @@ def main(argv=None):
                     help="start from this checkpoint's policy (init_from; e.g. a pretrain run's bc.zip) instead "
                          "of the warm start")
     ap.add_argument("--demonstrator", default=None,
-                    help="the warm start's demonstrator (pretrain.demonstrator): random | gunline | aggressor | "
-                         "sentry | rollout | checkpoint .zip | sides:a,b (gang g by the g-th)")
+                    help=f"the warm start's demonstrator (pretrain.demonstrator): {' | '.join(POLICY_NAMES)} | "
+                         f"rollout | checkpoint .zip | sides:a,b (gang g by the g-th)")
     args = ap.parse_args(argv)
     cfg = load_config(args.config, {"opponent": parse_opponent_arg(args.opponent), "total_timesteps": args.timesteps,
                                     "n_envs": args.n_envs, "eval.games": args.eval_games,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..config.agent_spec import POLICY_NAMES, listed
 from ..core.rng import seed_game
 from ..rulesets.necromunda.state import State
 from . import kernels as K
@@ -113,7 +114,7 @@ class BatchedGames:
         Returns counts [B, 2] (decisions, finished games)."""
         pid = policy_id(policy)
         if pid == K.POLICY_EXTERNAL:
-            raise ValueError("play needs a compiled policy (random, gunline, aggressor, sentry), not 'external'")
+            raise ValueError(f"play needs a compiled policy ({listed(POLICY_NAMES, None)}), not 'external'")
         if counts is None:
             counts = np.zeros((self.batch_size, 2), np.int64)
         self.run(K.OP_PLAY, n=int(n_decisions), pid=pid, counts=counts)
@@ -127,7 +128,7 @@ class BatchedGames:
         ``prng`` advance. The state is not changed."""
         pid = policy_id(policy)
         if pid == K.POLICY_EXTERNAL:
-            raise ValueError("sample needs a compiled policy (random, gunline, aggressor, sentry), not 'external'")
+            raise ValueError(f"sample needs a compiled policy ({listed(POLICY_NAMES, None)}), not 'external'")
         prng = self.prng if prng is None else prng
         if games is None:
             if out is None:
@@ -203,7 +204,7 @@ class BatchedGames:
         """Policy names or ids (one, or one per game) as int64 ids of compiled policies."""
         ids = np.array([policy_id(x) for x in np.atleast_1d(np.asarray(p, object)).tolist()], np.int64)
         if (ids == K.POLICY_EXTERNAL).any():
-            raise ValueError("rollout needs compiled policies (random, gunline, aggressor, sentry), not 'external'")
+            raise ValueError(f"rollout needs compiled policies ({listed(POLICY_NAMES, None)}), not 'external'")
         return ids
 
     def recompute_masks(self, reps: int = 1, state=None, mask=None):

@@ -15,14 +15,31 @@ from __future__ import annotations
 
 SIDES = "sides:"
 SEARCH = "rollout"
-POLICY_NAMES = ("random", "gunline", "aggressor", "sentry")  # the compiled policies a search can simulate
+# The compiled scripted policies, by name: the one list that every name check, error message and help
+# text of the agents, configs and scripts is built from (their ids are necro_env/batch/kernels.py
+# POLICY_NAMES, which also names "external", no playable policy; tests/api/test_policy_names.py
+# pins that the two agree). A fifth script is one more name here, its kernel id and its agent class.
+# This module stays free of numba, so the config layer can import it.
+POLICY_NAMES = ("random", "gunline", "aggressor", "sentry")
+
+
+def listed(names, last: str | None = "or") -> str:
+    """Names for a message: ``random, gunline, aggressor or sentry``, with ``last`` (e.g. "or",
+    "and") before the last name, or all comma-separated (``random, gunline, aggressor, sentry``)
+    when ``last`` is None."""
+    names = [str(n) for n in names]
+    if last is None or len(names) < 2:
+        return ", ".join(names)
+    return f"{', '.join(names[:-1])} {last} {names[-1]}"
+
+
 # name -> (kind, what is allowed); RolloutAgent's keyword arguments of the same names
 SEARCH_PARAMETERS = {
     "rollouts": (int, "an integer >= 1: futures simulated per candidate"),
     "horizon": (int, "an integer >= 0: decisions per future"),
-    "policies": (tuple, "compiled policies joined by + (random, gunline, aggressor, sentry): the candidates"),
-    "opponents": (tuple, "compiled policies joined by + (random, gunline, aggressor, sentry): the other gangs' "
-                         "models, cycled over the futures"),
+    "policies": (tuple, f"compiled policies joined by + ({listed(POLICY_NAMES, None)}): the candidates"),
+    "opponents": (tuple, f"compiled policies joined by + ({listed(POLICY_NAMES, None)}): the other gangs' "
+                         f"models, cycled over the futures"),
 }
 
 

@@ -7,13 +7,13 @@ from typing import Annotated, Literal, Optional, Union
 
 from pydantic import BeforeValidator, Field, model_validator
 
-from .agent_spec import SpecError, search_spec, side_specs
+from .agent_spec import POLICY_NAMES, SEARCH, SpecError, listed, search_spec, side_specs
 from .errors import FieldProblem
 from .loader import load_file
 from .schemas import Strict
 
-BUILTIN_OPPONENTS = ("random", "gunline", "aggressor", "sentry")
-_SPEC_HELP = "expected random, gunline, aggressor, sentry or a checkpoint path (.zip)"
+BUILTIN_OPPONENTS = POLICY_NAMES  # the compiled policies (agent_spec.POLICY_NAMES, the one list of them)
+_SPEC_HELP = f"expected {listed(POLICY_NAMES, None)} or a checkpoint path (.zip)"
 
 
 def _is_spec(v) -> bool:
@@ -47,9 +47,9 @@ def _check_demonstrator(v):
     around an opponent spec: ``rollout:<spec>``; agents/search.py: it can demonstrate but is too slow
     to be played against in training), or ``sides:a,b``: gang g demonstrated by the g-th of those
     (agents.base.SideAgent). The grammar is necro_env/config/agent_spec.py."""
-    allowed = ("expected random, gunline, aggressor, sentry, rollout, a checkpoint path (.zip), or sides: and one "
-               "of those per gang (e.g. sides:gunline,aggressor); the search agent takes parameters, "
-               "rollout(rollouts=32,horizon=60), and an agent to search around, rollout:<agent>")
+    allowed = (f"expected {listed(POLICY_NAMES + (SEARCH,), None)}, a checkpoint path (.zip), or sides: and one "
+               f"of those per gang (e.g. sides:gunline,aggressor); the search agent takes parameters, "
+               f"rollout(rollouts=32,horizon=60), and an agent to search around, rollout:<agent>")
     if not isinstance(v, str):
         raise FieldProblem((), v, allowed)
     try:
@@ -75,7 +75,17 @@ def _check_init_from(v):
     return v
 
 
+def _check_anchor(v):
+    """A rating anchor: one of the compiled policies."""
+    if not isinstance(v, str) or v not in POLICY_NAMES:
+        raise FieldProblem((), v, f"expected {listed(POLICY_NAMES)} (a built-in agent the snapshots are rated "
+                                  f"against)")
+    return v
+
+
 OpponentSpec = Annotated[str, BeforeValidator(_check_spec)]
+# the JSON schema still lists the allowed names, as the Literal it replaces did
+AnchorName = Annotated[str, BeforeValidator(_check_anchor), Field(json_schema_extra={"enum": list(POLICY_NAMES)})]
 DemonstratorSpec = Annotated[str, BeforeValidator(_check_demonstrator)]
 Opponent = Annotated[str | dict[str, float], BeforeValidator(_check_opponent)]
 
@@ -128,8 +138,7 @@ class SelfPlayFile(Strict):
     rating_games: int = Field(default=20, ge=2)  # paired games per snapshot when rating the pool
     # the fixed opponents every snapshot is also rated against (random = 0 of the scale; the
     # heuristics are lines on the curve to read it by)
-    rating_anchors: list[Literal["random", "gunline", "aggressor", "sentry"]] = Field(
-        default_factory=lambda: ["random"])
+    rating_anchors: list[AnchorName] = Field(default_factory=lambda: ["random"])
 
     @model_validator(mode="after")
     def _random_anchors_the_scale(self):
@@ -142,7 +151,7 @@ class SelfPlayFile(Strict):
 
 class PretrainFile(Strict):
     """Behaviour-cloning warm start before PPO (training/pretrain.py)."""
-    # random | gunline | aggressor | sentry | rollout | a checkpoint .zip | sides:a,b
+    # a compiled policy (agent_spec.POLICY_NAMES) | rollout | a checkpoint .zip | sides:a,b
     demonstrator: DemonstratorSpec = "gunline"
     games: int = Field(default=200, ge=1)  # demonstration games, played in the training env
     epochs: int = Field(default=8, ge=1)
@@ -156,7 +165,8 @@ class TrainingFile(Strict):
     scenario: str
     encoder: Literal["flat", "entity", "spatial", "tactical", "advised"]
     learner: Union[Literal["random"], int] = "random"
-    # random | gunline | aggressor | sentry | path to a checkpoint .zip, or a mix {spec: weight, ...} drawn per episode
+    # a compiled policy (agent_spec.POLICY_NAMES) | path to a checkpoint .zip, or a mix {spec: weight, ...} drawn
+    # per episode
     opponent: Opponent = "random"
     total_timesteps: int = Field(gt=0)
     n_envs: int = Field(ge=1, le=4096)  # at most 64 for dummy / subproc (one Python env each)
@@ -196,9 +206,9 @@ class TrainingFile(Strict):
         for spec in specs:
             if spec not in BUILTIN_OPPONENTS:
                 field = ("opponent",) if isinstance(self.opponent, str) else ("opponent", spec)
-                raise FieldProblem(field, spec, "vec_env: batched plays the built-in opponents inside the compiled "
-                                                "batch: expected random, gunline, aggressor or sentry (a checkpoint "
-                                                "opponent needs vec_env dummy or subproc)")
+                raise FieldProblem(field, spec, f"vec_env: batched plays the built-in opponents inside the compiled "
+                                                f"batch: expected {listed(POLICY_NAMES)} (a checkpoint opponent "
+                                                f"needs vec_env dummy or subproc)")
         return self
 
 

@@ -4,9 +4,9 @@
 (``necro_env.batch``). In each game the learner plays one gang, drawn at random at every
 episode start (from the slot's player PRNG); every other gang is played inside the batch by
 
-- a compiled policy: ``"random"`` (necro_env/policies/random_policy.py), ``"gunline"``,
-  ``"aggressor"`` or ``"sentry"`` (necro_env/policies/heuristics.py), run in the same compiled call
-  as the learner's step; or
+- a compiled policy, by a name of ``necro_env.config.agent_spec.POLICY_NAMES`` (``"random"``:
+  necro_env/policies/random_policy.py; the scripted ones, e.g. ``"gunline"``:
+  necro_env/policies/heuristics.py), run in the same compiled call as the learner's step; or
 - a mix of compiled policies, ``opponent={"random": 0.2, "gunline": 0.4, "aggressor": 0.4}``:
   each game draws its opponent at every episode start (never mid-game) with probability
   weight / sum, from the slot's player PRNG; or
@@ -50,6 +50,7 @@ from ..batch import BatchedGames, policy_id
 from ..batch import kernels as K
 from ..batch.encode import alloc_entity
 from ..batch.shaping import reward_array
+from ..config.agent_spec import POLICY_NAMES, listed
 from ..rulesets.necromunda.game import IllegalActionError
 from ..rulesets.necromunda.state import G_DGANG
 from .encoders import EntityEncoder
@@ -69,9 +70,9 @@ _FREE = max(_refcounts((np.empty(1),)))
 class BatchedEnv:
     """``num_envs`` batched Necromunda games with the learner's side encoded (module docstring).
 
-    num_envs: batch size. opponent: "random", "gunline", "aggressor", "sentry", a mix ``{name: weight}``
-    of those, or a callable (neural opponent). seed: slot b's first game seed is ``seed + b``.
-    reward: a ``RewardSpec`` or its dict (shaping as ``NecromundaGymEnv``). learner: the
+    num_envs: batch size. opponent: a compiled policy's name (``agent_spec.POLICY_NAMES``), a mix
+    ``{name: weight}`` of those, or a callable (neural opponent). seed: slot b's first game seed is
+    ``seed + b``. reward: a ``RewardSpec`` or its dict (shaping as ``NecromundaGymEnv``). learner: the
     learner's gang index, or "random" (drawn per episode). Other keyword arguments go to
     ``build_game`` (scenario, board, gangs, num_gangs, round_limit, ...); ``game=`` passes a
     ready ``Game`` instead.
@@ -254,7 +255,7 @@ def opponent_mix(weights: dict) -> tuple[list[str], np.ndarray]:
     for name, weight in weights.items():
         pid = policy_id(name)
         if pid == K.POLICY_EXTERNAL:
-            raise ValueError("an opponent mix takes compiled policies only (random, gunline, aggressor, sentry)")
+            raise ValueError(f"an opponent mix takes compiled policies only ({listed(POLICY_NAMES, None)})")
         if not float(weight) > 0:
             raise ValueError(f"opponent mix: the weight of {name!r} must be a number > 0, got {weight!r}")
         names.append(name)
