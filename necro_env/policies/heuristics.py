@@ -38,11 +38,15 @@ them when it gets there).
 
 Speed (the search agent plays thousands of these games per decision; benchmarks/heuristic_speed.py):
 what depends only on the position is computed once per decision, on first use (the path field,
-the deciding fighter's values in ``memo``), a costly query is skipped where a bound shows that
-its answer cannot change the pick (``floor`` in :func:`score_action`, the Cool-test discount in
-:func:`best_shot`), and a pair of cells with walls on every ray is rejected from the static
-tables before the line-of-sight call (:func:`walled_off`). None of this changes a score that
-can decide the pick, nor the draws from ``prng``: the choices are those of the plain scorers.
+the sentry's threat field, the deciding fighter's values in ``memo``; both fields in one array
+allocated per decision), a costly query is skipped where a bound shows that its answer cannot
+change the pick (``floor`` in :func:`score_action`, the Cool-test discount in :func:`best_shot`),
+a pair of cells with walls on every ray is rejected from the static tables before the
+line-of-sight call (:func:`walled_off`), and on boards up to 64 cells wide both fields are searched
+by whole rows of 64-bit sets of cells (:func:`row_search`, :func:`threat_row_search`; the queue
+searches, :func:`queue_search` and :func:`threat_queue_search`, give the same fields on any board).
+None of this changes a score that can decide the pick, nor the draws from ``prng``: the choices
+are those of the plain scorers.
 """
 import numba
 import numpy as np
@@ -262,6 +266,8 @@ def best_shot(s, st, b, f, aim_bonus):
             if can_shoot_with(s, st, b, f, item, p):
                 prof[n_prof] = item * np_ + p
                 n_prof += 1
+    if n_prof == 0:
+        return 0.0
     # the shots' values before the Cool-test discount, and their (item, profile, target)
     raw = np.empty(n_prof * nf)
     shot = np.empty(n_prof * nf, np.int64)
@@ -356,6 +362,7 @@ else:
     lowest_bit = trailing_zeros
 
 ONE = np.uint64(1)
+ZERO = np.uint64(0)
 
 
 @leaf_njit
@@ -366,9 +373,16 @@ def row_search(s, st, b, me, field):
     left and right) less blocked and reached cells; a cell's distance is that of the first layer
     that reaches it, as in a queue search (about twice as fast on the 24 x 24 boards)."""
     h, w = st.terrain.shape
-    free = np.zeros(h, np.uint64)  # cells that are neither walls nor locked doors
+    # one allocation: row y of the free cells (neither walls nor locked doors) and of the reached ones
+    # at rows[FREE, y] and rows[SEEN, y]; the last layer and the next at rows[cur] and rows[nxt] (row y
+    # at y + 1, with an empty row above and below)
+    FREE = 0
+    SEEN = 1
+    rows = np.zeros((4, h + 2), np.uint64)
+    cur = 2
+    nxt = 3
     for y in range(h):
-        r = np.uint64(0)
+        r = ZERO
         for x in range(w):
             ter = st.terrain[y, x]
             if ter == TER_WALL:
@@ -376,32 +390,29 @@ def row_search(s, st, b, me, field):
             if ter == TER_DOOR and s.door[b, st.door_of_cell[y, x], DR_STATE] == DOOR_LOCKED:
                 continue
             r |= ONE << np.uint64(x)
-        free[y] = r
+        rows[FREE, y] = r
     for c in range(h * w):
         field[c] = FAR
-    seen = np.zeros(h, np.uint64)
-    cur = np.zeros(h + 2, np.uint64)  # the last layer, with an empty row above and below
-    nxt = np.zeros(h + 2, np.uint64)
     for t in range(s.fi.shape[1]):
         if s.fi[b, t, FI_STATE] == FS_ON and gang_of(s, b, t) != me:
             x = s.fi[b, t, FI_X]
             y = s.fi[b, t, FI_Y]
             field[y * w + x] = 0
             bit = ONE << np.uint64(x)
-            cur[y + 1] |= bit
-            seen[y] |= bit
+            rows[cur, y + 1] |= bit
+            rows[SEEN, y] |= bit
     d = 0
     more = True
     while more:
         d += 1
         more = False
         for y in range(h):
-            m = cur[y] | cur[y + 1] | cur[y + 2]
-            m = (m | (m << ONE) | (m >> ONE)) & free[y] & ~seen[y]
-            nxt[y + 1] = m
+            m = rows[cur, y] | rows[cur, y + 1] | rows[cur, y + 2]
+            m = (m | (m << ONE) | (m >> ONE)) & rows[FREE, y] & ~rows[SEEN, y]
+            rows[nxt, y + 1] = m
             if m != 0:
                 more = True
-                seen[y] |= m
+                rows[SEEN, y] |= m
                 while m != 0:
                     field[y * w + np.int64(lowest_bit(m))] = d
                     m &= m - ONE
@@ -549,7 +560,30 @@ def fill_threat_field(s, st, b, me, thr):
     solid corner, 1" more into an obstacle) and do not go through walls or locked doors; a closed
     door costs THR_DOOR more (the enemy opening it cannot Charge in the same activation, a Double
     action, but the next one can: the fighter acts once a round, the enemy gang several times in
-    between); other fighters are ignored. The search stops at THR_LIM; cells beyond it hold THR_FAR."""
+    between); other fighters are ignored. The search stops at THR_LIM; cells beyond it hold THR_FAR.
+
+    Boards up to 64 cells wide take :func:`threat_row_search` (rows of 64-bit sets), wider ones
+    :func:`threat_queue_search` (a priority queue): both give the exact least costs, so the same field."""
+    if st.terrain.shape[1] <= 64:
+        threat_row_search(s, st, b, me, thr)
+    else:
+        threat_queue_search(s, st, b, me, thr)
+
+
+@leaf_njit(inline="always")
+def charger_key(s, st, b, me, e):
+    """The threat search's start key of fighter e: minus twice its largest charge move when it is an
+    enemy of gang ``me`` that could Charge in its next activation (Standing, not Engaged), else THR_FAR."""
+    if (s.fi[b, e, FI_STATE] != FS_ON or gang_of(s, b, e) == me or s.fi[b, e, FI_POSTURE] != PO_STANDING
+            or is_engaged(s, b, e)):
+        return THR_FAR
+    return -2 * charge_allowance_max(s, st, b, e)
+
+
+@leaf_njit
+def threat_queue_search(s, st, b, me, thr):
+    """:func:`fill_threat_field` on any board: Dijkstra's search with a binary heap from every enemy
+    that could charge."""
     h, w = st.terrain.shape
     n = h * w
     open_ = np.empty(n, np.bool_)
@@ -573,11 +607,10 @@ def fill_threat_field(s, st, b, me, thr):
     hv = np.empty(cap, np.int32)
     hn = 0
     for e in range(s.fi.shape[1]):
-        if (s.fi[b, e, FI_STATE] != FS_ON or gang_of(s, b, e) == me or s.fi[b, e, FI_POSTURE] != PO_STANDING
-                or is_engaged(s, b, e)):
+        k = charger_key(s, st, b, me, e)
+        if k == THR_FAR:
             continue
         c = s.fi[b, e, FI_Y] * w + s.fi[b, e, FI_X]
-        k = -2 * charge_allowance_max(s, st, b, e)
         if k < thr[c]:
             thr[c] = k
             hn = _heap_push(hk, hv, hn, k, c)
@@ -608,6 +641,133 @@ def fill_threat_field(s, st, b, me, thr):
                 thr[nc] = nd
                 if hn < cap:
                     hn = _heap_push(hk, hv, hn, nd, nc)
+
+
+# the threat row search's sets of cells (rows of ``sets``; each is h + 2 rows of 64-bit sets)
+TS_FLOOR = 0  # open floor (walls and locked doors are in no set): a step in costs 2, 3 diagonally
+TS_OBST = 1  # obstacles: 2 more
+TS_DOOR = 2  # closed doors: THR_DOOR more, straight steps only
+TS_DOOR_OBST = 3  # closed doors on an obstacle cell: both
+TS_DIAG = 4  # TS_FLOOR | TS_OBST: a diagonal step may cut its corner or end there
+TS_FROM = 5  # not a closed door: a diagonal step may start there
+TS_MORE = 6  # TS_OBST | TS_DOOR | TS_DOOR_OBST: a step in costs more than 2 (3)
+TS_SEEN = 7  # reached at a lower cost
+TS_CUR = 8  # reached at the cost being done
+TS_PEND = 9  # TS_PEND + i: pending at cost lo + i (the search's lowest start key lo)
+
+
+@leaf_njit
+def threat_row_search(s, st, b, me, thr):
+    """:func:`fill_threat_field` on a board at most 64 cells wide: Dijkstra's search by whole rows of
+    cells. A step costs at least 2 half-inches, so the cells whose least cost is d are the cells
+    pending at cost d and not reached at a lower cost, all known once every lower cost is done.
+    Each set of cells is a column of 64-bit rows (bit x of row y + 1: cell (x, y); rows 0 and
+    h + 1 stay empty); the cells reached at cost d make their straight neighbours pending at
+    d + 2 (+ 2 on an obstacle, + THR_DOOR into a closed door) and their diagonal neighbours at
+    d + 3 (+ 2 on an obstacle) where no corner is a wall or closed door and no closed door is left
+    or entered (the rules of :func:`threat_queue_search`, which gives the same least costs three to
+    five times slower on the 24 x 24 boards)."""
+    h, w = st.terrain.shape
+    n = h * w
+    nf = s.fi.shape[1]
+    # the start keys of the enemies that could charge, kept in thr[:nf] until the field is written
+    key = thr if nf <= n else np.empty(nf, np.int32)
+    lo = THR_LIM + 1
+    for e in range(nf):
+        k = charger_key(s, st, b, me, e)
+        key[e] = k
+        lo = min(lo, k)
+        if THR_LIM < k < THR_FAR:  # a charge move below -THR_LIM / 2 (never seen): the queue search
+            threat_queue_search(s, st, b, me, thr)  # writes that start key where the enemy stands
+            return
+    if lo > THR_LIM:  # no enemy can charge
+        for c in range(n):
+            thr[c] = THR_FAR
+        return
+    nb = THR_LIM - lo + 1  # the costs lo..THR_LIM
+    # every set in one allocation, indexed by its TS_* row (no views: each would be reference-counted)
+    sets = np.zeros((TS_PEND + nb, h + 2), np.uint64)
+    for e in range(nf):
+        k = key[e]
+        if k != THR_FAR:
+            sets[TS_PEND + k - lo, s.fi[b, e, FI_Y] + 1] |= ONE << np.uint64(s.fi[b, e, FI_X])
+    for c in range(n):
+        thr[c] = THR_FAR
+    for y in range(h):
+        op = ZERO
+        ob = ZERO
+        for x in range(w):
+            t = st.terrain[y, x]
+            op |= np.uint64(t != TER_WALL) << np.uint64(x)
+            ob |= np.uint64(t == TER_OBSTACLE) << np.uint64(x)
+        sets[TS_FLOOR, y + 1] = op & ~ob
+        sets[TS_OBST, y + 1] = op & ob
+    for yy in range(h + 2):
+        sets[TS_FROM, yy] = ~ZERO
+    for dr in range(st.door_xy.shape[0]):
+        x = st.door_xy[dr, 0]
+        if x < 0:
+            continue
+        yy = st.door_xy[dr, 1] + 1
+        ds = s.door[b, dr, DR_STATE]
+        bit = ONE << np.uint64(x)
+        if ds == DOOR_LOCKED:
+            sets[TS_FLOOR, yy] &= ~bit
+            sets[TS_OBST, yy] &= ~bit
+        elif ds == DOOR_CLOSED:
+            sets[TS_FROM, yy] &= ~bit
+            if sets[TS_FLOOR, yy] & bit:
+                sets[TS_FLOOR, yy] &= ~bit
+                sets[TS_DOOR, yy] |= bit
+            elif sets[TS_OBST, yy] & bit:
+                sets[TS_OBST, yy] &= ~bit
+                sets[TS_DOOR_OBST, yy] |= bit
+    for yy in range(h + 2):
+        sets[TS_DIAG, yy] = sets[TS_FLOOR, yy] | sets[TS_OBST, yy]
+        sets[TS_MORE, yy] = sets[TS_OBST, yy] | sets[TS_DOOR, yy] | sets[TS_DOOR_OBST, yy]
+    for i in range(nb):
+        d = lo + i
+        p = TS_PEND + i
+        # the cells reached at cost d, row yy + 1 found before row yy is expanded (which reads it)
+        sets[TS_CUR, 1] = sets[p, 1] & ~sets[TS_SEEN, 1]
+        for yy in range(1, h + 1):
+            if yy < h:
+                sets[TS_CUR, yy + 1] = sets[p, yy + 1] & ~sets[TS_SEEN, yy + 1]
+            a = sets[TS_CUR, yy - 1]
+            m = sets[TS_CUR, yy]
+            c = sets[TS_CUR, yy + 1]
+            if m != 0:
+                sets[TS_SEEN, yy] |= m
+                base = (yy - 1) * w
+                bits = m
+                while bits != 0:
+                    thr[base + np.int64(lowest_bit(bits))] = d
+                    bits &= bits - ONE
+            elif (a | c) == 0:
+                continue
+            straight = a | c | (m << ONE) | (m >> ONE)
+            # diagonal steps into row yy from row yy - 1 (a) and yy + 1 (c): the source not a closed
+            # door, the corner in row yy (the source's x) and the one in the source's row (the target's x)
+            # open and not closed doors, the target too
+            r = sets[TS_DIAG, yy]
+            da = a & sets[TS_FROM, yy - 1] & r
+            dc = c & sets[TS_FROM, yy + 1] & r
+            diag = ((((da << ONE) | (da >> ONE)) & sets[TS_DIAG, yy - 1])
+                    | (((dc << ONE) | (dc >> ONE)) & sets[TS_DIAG, yy + 1])) & r
+            # (a cost past THR_LIM is pending nowhere: the search stops there)
+            if d + 2 <= THR_LIM:
+                sets[p + 2, yy] |= straight & sets[TS_FLOOR, yy]
+            if d + 3 <= THR_LIM:
+                sets[p + 3, yy] |= diag & sets[TS_FLOOR, yy]
+            if sets[TS_MORE, yy] != 0:  # (most rows have no obstacle or closed door)
+                if d + 4 <= THR_LIM:
+                    sets[p + 4, yy] |= straight & sets[TS_OBST, yy]
+                if d + 5 <= THR_LIM:
+                    sets[p + 5, yy] |= diag & sets[TS_OBST, yy]
+                if d + 2 + THR_DOOR <= THR_LIM:
+                    sets[p + 2 + THR_DOOR, yy] |= straight & sets[TS_DOOR, yy]
+                if d + 4 + THR_DOOR <= THR_LIM:
+                    sets[p + 4 + THR_DOOR, yy] |= straight & sets[TS_DOOR_OBST, yy]
 
 
 @leaf_njit(inline="always")
@@ -742,6 +902,8 @@ def kept_away(s, st, b, me, field, memo):
             for x in range(w):
                 if st.deploy[y, x] == me:
                     gap = min(gap, field_at(s, st, b, me, field, y * w + x))
+            if gap <= ADVANCE_GAP:
+                break  # an enemy is near the zone: the other rows cannot change the answer
         memo[M_KEPT] = 1.0 if gap > ADVANCE_GAP and gap < FAR else 0.0
     return memo[M_KEPT] > 0.0
 
@@ -1078,10 +1240,14 @@ def heuristic_action(s, st, b, lay, mask, prng, style):
     if f < 0:
         f = s.g[b, G_FU]
     can_shoot = next_legal(row, lay[A_SHOOT], lay[A_SHOOT_TWIN + 1]) >= 0  # a Shoot or twin Shoot is legal
-    # computed on first use (field_at), then shared by every legal action: many decisions need none of it
-    field = np.empty(st.terrain.shape[0] * w, np.int32)
+    # computed on first use (field_at, threat_at), then shared by every legal action: many decisions
+    # need neither. One allocation holds both: the path field, then the threat field (sentry only:
+    # the other styles never read thr, which is one cell there)
+    n = st.terrain.shape[0] * w
+    fields = np.empty(2 * n if style == STYLE_SENTRY else n + 1, np.int32)
+    field = fields[:n]
     field[0] = -1
-    thr = np.empty(st.terrain.shape[0] * w if style == STYLE_SENTRY else 1, np.int32)  # (sentry only)
+    thr = fields[n:]
     thr[0] = UNSET
     memo = np.full(N_MEMO, UNKNOWN)
     best = -1e18

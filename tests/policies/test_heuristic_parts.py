@@ -1,5 +1,5 @@
 """The heuristics' fast parts give what their plain definitions give (necro_env/policies/heuristics.py,
-"Speed"): the path field by rows of bits equals the queue search, the best shot found from the
+"Speed"): the path field and the sentry's threat field by rows of bits equal the queue searches, the best shot found from the
 highest value down equals the maximum over every usable profile and eligible target, and the
 mask scan finds every legal index. (Whole games of the heuristics were compared action for action
 with the code before these parts when they were written: docs/performance.md, "Heuristics".)"""
@@ -47,6 +47,27 @@ def test_the_row_search_gives_the_queue_searchs_path_field(games):
             H.queue_search(g.state, g.static, 0, me, queue)
             assert np.array_equal(rows, queue)
             assert (rows == 0).sum() > 0  # some enemy on the board: a real field, not all FAR
+
+
+def test_the_threat_row_search_gives_the_queue_searchs_threat_field(games):
+    """The sentry's threat field (fill_threat_field) by rows of bits equals Dijkstra's search with a
+    heap, on positions of two boards and with the doors set at random (open, closed, locked)."""
+    rng = np.random.default_rng(5)
+    states = (H.DOOR_OPEN, H.DOOR_CLOSED, H.DOOR_LOCKED)
+    reached = 0
+    for i, g in enumerate(games[::2]):
+        if i % 2 and g.state.door.shape[1]:
+            g = g.clone()
+            g.state.door[0, :, H.DR_STATE] = rng.choice(states, g.state.door.shape[1])
+        h, w = g.static.terrain.shape
+        for me in range(g.dims.n_gangs):
+            rows = np.empty(h * w, np.int32)
+            queue = np.empty(h * w, np.int32)
+            H.threat_row_search(g.state, g.static, 0, me, rows)
+            H.threat_queue_search(g.state, g.static, 0, me, queue)
+            assert np.array_equal(rows, queue)
+            reached += int((rows <= H.THREAT).any())
+    assert reached > 20  # fields with cells in some enemy's charge reach, not all THR_FAR
 
 
 def test_best_shot_is_the_maximum_over_usable_profiles_and_eligible_targets(games):
