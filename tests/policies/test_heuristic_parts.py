@@ -36,17 +36,25 @@ def games():
                                                                                60, 4)
 
 
+def same_fields(g, row_search, queue_search):
+    """Each gang's field by the row search, checked equal to the queue search's; the fields."""
+    h, w = g.static.terrain.shape
+    assert w <= 64  # the boards of these tests take the row searches in heuristic play
+    fields = []
+    for me in range(g.dims.n_gangs):
+        rows = np.empty(h * w, np.int32)
+        queue = np.empty(h * w, np.int32)
+        row_search(g.state, g.static, 0, me, rows)
+        queue_search(g.state, g.static, 0, me, queue)
+        assert np.array_equal(rows, queue)
+        fields.append(rows)
+    return fields
+
+
 def test_the_row_search_gives_the_queue_searchs_path_field(games):
     for g in games[::3]:
-        h, w = g.static.terrain.shape
-        assert w <= 64  # both boards take the row search in heuristic play
-        for me in range(g.dims.n_gangs):
-            rows = np.empty(h * w, np.int32)
-            queue = np.empty(h * w, np.int32)
-            H.row_search(g.state, g.static, 0, me, rows)
-            H.queue_search(g.state, g.static, 0, me, queue)
-            assert np.array_equal(rows, queue)
-            assert (rows == 0).sum() > 0  # some enemy on the board: a real field, not all FAR
+        for field in same_fields(g, H.row_search, H.queue_search):
+            assert (field == 0).sum() > 0  # some enemy on the board: a real field, not all FAR
 
 
 def test_the_threat_row_search_gives_the_queue_searchs_threat_field(games):
@@ -59,14 +67,8 @@ def test_the_threat_row_search_gives_the_queue_searchs_threat_field(games):
         if i % 2 and g.state.door.shape[1]:
             g = g.clone()
             g.state.door[0, :, H.DR_STATE] = rng.choice(states, g.state.door.shape[1])
-        h, w = g.static.terrain.shape
-        for me in range(g.dims.n_gangs):
-            rows = np.empty(h * w, np.int32)
-            queue = np.empty(h * w, np.int32)
-            H.threat_row_search(g.state, g.static, 0, me, rows)
-            H.threat_queue_search(g.state, g.static, 0, me, queue)
-            assert np.array_equal(rows, queue)
-            reached += int((rows <= H.THREAT).any())
+        for field in same_fields(g, H.threat_row_search, H.threat_queue_search):
+            reached += int((field <= H.THREAT).any())
     assert reached > 20  # fields with cells in some enemy's charge reach, not all THR_FAR
 
 
