@@ -49,6 +49,10 @@ def test_the_shipped_variants_extend_their_base():
     mirror = load_training(CONFIG_ROOT / "training" / "mirror.yaml").model_dump()
     default = load_training(CONFIG_ROOT / "training" / "default.yaml").model_dump()
     assert {k for k in default if default[k] != mirror[k]} == {"name", "scenario"}
+    cand = load_training(CONFIG_ROOT / "training" / "advised_sentry.yaml").model_dump()  # session 25's candidate
+    assert {k for k in default if default[k] != cand[k]} == {"name", "encoder", "pretrain"}
+    assert cand["encoder"] == "advised" and cand["pretrain"] == {**default["pretrain"],
+                                                                 "demonstrator": "sides:sentry,aggressor"}
 
 
 @pytest.mark.parametrize("text, field, expect", [
