@@ -46,13 +46,19 @@ def test_a_training_config_extends_the_default_and_resolves_to_it_but_for_its_ch
 
 
 def test_the_shipped_variants_extend_their_base():
-    mirror = load_training(CONFIG_ROOT / "training" / "mirror.yaml").model_dump()
     default = load_training(CONFIG_ROOT / "training" / "default.yaml").model_dump()
-    assert {k for k in default if default[k] != mirror[k]} == {"name", "scenario"}
+    tactical = load_training(CONFIG_ROOT / "training" / "tactical.yaml").model_dump()  # the default of sessions 10-25
+    mirror = load_training(CONFIG_ROOT / "training" / "mirror.yaml").model_dump()
+    assert {k for k in tactical if tactical[k] != mirror[k]} == {"name", "scenario"}
+    for variant in ("pointer", "advised", "advised_sentry"):  # they extend tactical.yaml, not the default
+        assert load_training(CONFIG_ROOT / "training" / f"{variant}.yaml").model_dump()["pretrain"]["epochs"] == 12
     cand = load_training(CONFIG_ROOT / "training" / "advised_sentry.yaml").model_dump()  # session 25's candidate
-    assert {k for k in default if default[k] != cand[k]} == {"name", "encoder", "pretrain"}
-    assert cand["encoder"] == "advised" and cand["pretrain"] == {**default["pretrain"],
+    assert {k for k in tactical if tactical[k] != cand[k]} == {"name", "encoder", "pretrain"}
+    assert cand["encoder"] == "advised" and cand["pretrain"] == {**tactical["pretrain"],
                                                                  "demonstrator": "sides:sentry,aggressor"}
+    # the default since session 26: that candidate cut to 4 cloning epochs and 50k PPO steps
+    assert {k for k in cand if cand[k] != default[k]} == {"name", "pretrain", "total_timesteps"}
+    assert default["pretrain"] == {**cand["pretrain"], "epochs": 4} and default["total_timesteps"] == 50_000
 
 
 @pytest.mark.parametrize("text, field, expect", [

@@ -607,8 +607,8 @@ def test_training_config_errors_name_the_field(tmp_path):
 
     good = (CONFIG_ROOT / "training" / "default.yaml").read_text()
     bad = tmp_path / "bad.yaml"
-    assert "\nencoder: tactical\n" in good
-    bad.write_text(good.replace("\nencoder: tactical\n", "\nencoder: pixels\n"))
+    assert "\nencoder: advised " in good
+    bad.write_text(good.replace("\nencoder: advised ", "\nencoder: pixels "))
     with pytest.raises(ConfigError) as err:
         load_training(bad)
     msg = str(err.value)

@@ -150,7 +150,7 @@ def test_the_default_config_trains_with_the_pointer_policy_and_a_flat_one_is_ref
     from training.common import DEFAULT_CONFIG, load_config
 
     cfg = yaml.safe_load(DEFAULT_CONFIG.read_text())
-    assert cfg["encoder"] == "tactical" and cfg["ppo"]["extractor"] == "pointer"
+    assert cfg["encoder"] == "advised" and cfg["ppo"]["extractor"] == "pointer"
     cfg.update(name="ptr", total_timesteps=64, n_envs=1, checkpoint_every=64)
     cfg["ppo"].update(n_steps=32, batch_size=16, n_epochs=1, net_arch=[32])
     cfg["pretrain"].update(games=1, epochs=1)
