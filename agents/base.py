@@ -113,7 +113,8 @@ def make_agent(spec: str, seed: int = 0, game=None, deterministic: bool = True) 
     with those parameters, or ``rollout:<spec>`` (with or without parameters): the search agent
     with that agent's action as one more candidate (search at play time around a trained network;
     agents/search.py). The grammar of these is necro_env/config/agent_spec.py; a malformed spec
-    raises ``SpecError``.
+    raises ``SpecError``, and a checkpoint or network file that is missing, damaged or for another
+    game raises ``agents.checkpoint.CheckpointMismatch`` (both ValueErrors; necro-eval reports them in one line).
     ``seed`` seeds the agent's own generator (every member of a side agent gets the same)."""
     from .checkpoint import CheckpointAgent
     from .heuristic import AggressorAgent, GunlineAgent, SentryAgent

@@ -5,6 +5,8 @@ A checkpoint is ``<stem>.zip`` (Stable-Baselines3) plus ``<stem>.meta.json`` wri
 checkpoint is about to play and raises :class:`CheckpointMismatch` naming every field
 that differs (env version, encoder and its feature tables, observation shape, board
 name and size, action space); a missing/corrupt zip or metadata file is refused too.
+``agents.fast_network`` refuses a ``ppo_fast --save`` network (.pt) it cannot load or play
+with the same exception, so one ``except CheckpointMismatch`` covers any saved policy file.
 """
 from __future__ import annotations
 
@@ -21,7 +23,9 @@ FORMAT = "necro_env-checkpoint/1"
 
 
 class CheckpointMismatch(ValueError):
-    """A checkpoint that cannot play this env (the message lists what differs)."""
+    """A saved policy (a checkpoint .zip, or a ppo_fast network .pt) that is missing, damaged or cannot
+    play this env (the message names the file and what differs). A ValueError, so library callers
+    catch it; the command lines turn it into their one-line error."""
 
 
 def meta_path(zip_path) -> Path:

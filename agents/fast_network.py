@@ -19,6 +19,7 @@ from torch import nn
 from torch.distributions import Categorical
 
 from .base import Agent
+from .checkpoint import CheckpointMismatch
 
 
 class MaskView(nn.Module):
@@ -184,29 +185,33 @@ def save_network(agent, path, game, args):
 
 def _read_network(path, what):
     """(state dict, network flags or None, env metadata or None) of a ``--save`` file: the current
-    format, or a bare state dict (files saved before the format existed)."""
+    format, or a bare state dict (files saved before the format existed). A missing, unreadable or
+    damaged file raises ``CheckpointMismatch`` (``what`` and the path begin its message)."""
     try:
         data = torch.load(path, map_location="cpu", weights_only=True)
     except FileNotFoundError:
-        raise SystemExit(f"{what} {path}: no such file") from None
+        raise CheckpointMismatch(f"{what} {path}: no such file") from None
     except Exception as e:  # noqa: BLE001 - any unpickling failure means the same to the user
-        raise SystemExit(f"{what} {path}: not a ppo_fast network ({type(e).__name__}: {e})") from None
+        raise CheckpointMismatch(f"{what} {path}: not a ppo_fast network ({type(e).__name__}: {e})") from None
     if not isinstance(data, dict):
-        raise SystemExit(f"{what} {path}: not a ppo_fast network (a {type(data).__name__}, not a state dict)")
+        raise CheckpointMismatch(f"{what} {path}: not a ppo_fast network (a {type(data).__name__}, "
+                                 f"not a state dict)")
     if data.get("format") == NETWORK_FORMAT:
         missing = [k for k in ("state_dict", "network", "env") if not isinstance(data.get(k), dict)]
         missing += [f"network.{k}" for k in NETWORK_FLAGS if k not in data.get("network", {})]
         if missing:
-            raise SystemExit(f"{what} {path}: a damaged ppo_fast network file (missing {', '.join(missing)})")
+            raise CheckpointMismatch(f"{what} {path}: a damaged ppo_fast network file "
+                                     f"(missing {', '.join(missing)})")
         return data["state_dict"], data["network"], data["env"]
     if "format" in data:
-        raise SystemExit(f"{what} {path}: format {data['format']!r}, expected {NETWORK_FORMAT!r}")
+        raise CheckpointMismatch(f"{what} {path}: format {data['format']!r}, expected {NETWORK_FORMAT!r}")
     return data, None, None
 
 
 def load_init(agent, path, what="--init"):
     """Load a network saved by ``--save`` into ``agent`` (``--init``); a missing, corrupt or
-    mismatched file is refused with what differs."""
+    mismatched file raises ``CheckpointMismatch`` saying what differs (the command line turns it
+    into its one-line error)."""
     state, _, _ = _read_network(path, what)
     mine = agent.state_dict()
     diffs = [f"missing {k}" for k in mine if k not in state] + [f"unexpected {k}" for k in state if k not in mine]
@@ -214,22 +219,24 @@ def load_init(agent, path, what="--init"):
               if k in state and getattr(state[k], "shape", None) != v.shape]
     if diffs:
         shown = "; ".join(diffs[:6]) + (f"; ... ({len(diffs)} differences)" if len(diffs) > 6 else "")
-        raise SystemExit(f"{what} {path}: the network differs from this run's ({shown}); --hidden, --pointer-head, "
-                         f"--tactical-features, --tactical-planes, --mask-features and the scenario must match the "
-                         f"run that saved it")
+        raise CheckpointMismatch(f"{what} {path}: the network differs from this run's ({shown}); --hidden, "
+                                 f"--pointer-head, --tactical-features, --tactical-planes, --mask-features and the "
+                                 f"scenario must match the run that saved it")
     agent.load_state_dict(state)
 
 
 def load_network(path, game):
     """A ``GreedyAgent`` playing the network of a ``--save`` file on ``game`` (``necro-eval`` calls this
     for ``.pt`` specs). The file must carry its flags and env metadata (saved since session 10); a
-    file for another game (board, gangs, env version, action layout) is refused naming what differs."""
+    file for another game (board, gangs, env version, action layout) is refused naming what differs:
+    every refusal (a missing, corrupt, bare or mismatched file) raises ``CheckpointMismatch``, as a
+    refused MaskablePPO checkpoint does."""
     from .checkpoint import check_compatible
 
     _, flags, env = _read_network(path, "network")
     if flags is None:
-        raise SystemExit(f"network {path}: a bare state dict without its network flags (saved before session 10); "
-                         f"continue it with --init and --save it again to play it here")
+        raise CheckpointMismatch(f"network {path}: a bare state dict without its network flags (saved before "
+                                 f"session 10); continue it with --init and --save it again to play it here")
     check_compatible(env, game, input_encoder(flags), where=f"network {path}")
     net = FastNetwork(observation_space(game, flags["tactical_features"], flags["tactical_planes"]), game.n_actions,
                       flags["hidden"],

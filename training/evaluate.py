@@ -233,7 +233,8 @@ def main(argv=None):
     game = build_game(args.scenario)
     try:
         agents = build_agents(args.agents, game)
-    except ValueError as exc:  # an unknown name, a malformed sides: spec, a refused checkpoint (CheckpointMismatch)
+    except ValueError as exc:  # an unknown name, a malformed sides: spec, a refused checkpoint .zip or network .pt
+        # (CheckpointMismatch): one line naming the file, no traceback
         raise SystemExit(f"necro-eval: {exc}") from None
     only = None
     if args.against is not None:

@@ -94,6 +94,7 @@ from torch import nn
 from torch.distributions import Categorical
 
 from agents.base import side_specs
+from agents.checkpoint import CheckpointMismatch
 from agents.fast_network import (
     FastNetwork, GreedyAgent, MaskView, load_init, load_network, observation_space, save_network,
 )
@@ -480,8 +481,11 @@ def main(argv=None):
     if args.rate_run:
         from necro_env.envs.necromunda_env import build_game
 
-        return rate_run(args.rate_run, build_game(scenario=args.scenario), args.rating_pairs,
-                        args.rating_anchors, args.rating_sampled)
+        try:
+            return rate_run(args.rate_run, build_game(scenario=args.scenario), args.rating_pairs,
+                            args.rating_anchors, args.rating_sampled)
+        except CheckpointMismatch as exc:  # a missing, damaged or other game's snapshot: one line, no traceback
+            raise SystemExit(str(exc)) from None
 
     pool = SnapshotPool(args.num_envs, args.pool_size, args.latest_prob, args.seed,
                         heuristic_prob=args.heuristic_prob) if args.opponent == "self" else None
@@ -495,7 +499,10 @@ def main(argv=None):
                         MaskView(env.game) if args.mask_features else None,
                         (env.game.layout, env.game.dims) if args.pointer_head else None)
     if args.init:
-        load_init(agent, args.init)
+        try:
+            load_init(agent, args.init)
+        except CheckpointMismatch as exc:  # a missing, damaged or mismatched file: one line, no traceback
+            raise SystemExit(str(exc)) from None
         print(f"initial network: {args.init}", flush=True)
     opt = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
     anchor = copy.deepcopy(agent).eval() if args.init else None

@@ -348,6 +348,7 @@ def test_a_saved_network_carries_its_flags_and_plays_in_necro_eval(tmp_path, cap
 
     import torch
 
+    from agents import CheckpointMismatch
     from necro_env.envs.necromunda_env import build_game
     from training import evaluate
 
@@ -370,20 +371,18 @@ def test_a_saved_network_carries_its_flags_and_plays_in_necro_eval(tmp_path, cap
         torch.testing.assert_close(v, data["state_dict"][k], msg=k)
     bare = tmp_path / "bare.pt"
     torch.save(data["state_dict"], bare)
-    with pytest.raises(SystemExit, match="bare state dict"):
+    with pytest.raises(CheckpointMismatch, match="bare state dict"):  # an error a caller catches, not an exit
         ppo_fast.load_network(bare, game)
     bad = tmp_path / "bad.pt"
     bad.write_bytes(b"junk")
-    with pytest.raises(SystemExit, match="not a ppo_fast network"):
+    with pytest.raises(CheckpointMismatch, match="not a ppo_fast network"):
         ppo_fast.load_network(bad, game)
     damaged = {k: v for k, v in data.items() if k != "network"}
     torch.save(damaged, tmp_path / "damaged.pt")
-    with pytest.raises(SystemExit, match="damaged.*missing network"):
+    with pytest.raises(CheckpointMismatch, match="damaged.*missing network"):
         ppo_fast.load_network(tmp_path / "damaged.pt", game)
     other = dict(data, env={**data["env"], "board": {**data["env"]["board"], "name": "another_board"}})
     torch.save(other, tmp_path / "other.pt")
-    from agents import CheckpointMismatch
-
     with pytest.raises(CheckpointMismatch, match="board"):
         ppo_fast.load_network(tmp_path / "other.pt", game)
     # saved when the tactical columns or planes were different
@@ -395,6 +394,39 @@ def test_a_saved_network_carries_its_flags_and_plays_in_necro_eval(tmp_path, cap
     ppo_fast.main(["--num-envs", "4", "--num-steps", "8", "--hidden", "32", "--total-steps", "32",
                    "--num-minibatches", "2", "--update-epochs", "1", "--opponent", "random", "--pointer-head",
                    "--tactical-features", "--tactical-planes", "--init", str(bare), "--learning-rate", "0"])
+
+
+def test_a_bad_network_file_is_an_error_in_the_library_and_one_line_in_the_commands(tmp_path):
+    """``load_network`` / ``load_init`` raise ``CheckpointMismatch`` (a ValueError: a notebook, a test or
+    necro-eval catches it), not SystemExit; necro-eval and ppo_fast --init / --rate-run turn it into
+    their one-line error naming the file."""
+    import torch
+
+    from agents import CheckpointMismatch, make_agent
+    from necro_env.envs.necromunda_env import build_game
+    from training import evaluate
+
+    game = build_game()
+    junk = tmp_path / "junk.pt"
+    junk.write_bytes(b"not a network")
+    damaged = tmp_path / "damaged.pt"
+    torch.save({"format": fast_network.NETWORK_FORMAT, "state_dict": {}}, damaged)  # no flags, no env metadata
+    with pytest.raises(CheckpointMismatch, match="damaged.pt: a damaged ppo_fast network file"):
+        make_agent(str(damaged), game=game)
+    with pytest.raises(Exception) as e:  # what ``except Exception`` sees (a SystemExit would get through it)
+        make_agent(str(junk), game=game)
+    assert isinstance(e.value, ValueError) and f"network {junk}: not a ppo_fast network" in str(e.value)
+    net = ppo_fast.FastNetwork(fast_network.observation_space(game), game.n_actions, 16)
+    with pytest.raises(CheckpointMismatch, match="--init .*missing.pt: no such file"):
+        fast_network.load_init(net, tmp_path / "missing.pt")
+    with pytest.raises(SystemExit) as e:
+        evaluate.main(["random", str(damaged), "--pairs", "1", "--runs-dir", str(tmp_path)])
+    assert str(e.value).startswith(f"necro-eval: network {damaged}: a damaged ppo_fast network file (missing ")
+    pool = tmp_path / "run" / "pool"
+    pool.mkdir(parents=True)
+    (pool / "snap_8.pt").write_bytes(b"junk")
+    with pytest.raises(SystemExit, match="network .*snap_8.pt: not a ppo_fast network"):
+        ppo_fast.main(["--rate-run", str(tmp_path / "run"), "--rating-pairs", "1"])
 
 
 def test_kind_weights_give_rare_kinds_more_weight_and_keep_a_mean_of_one(game2):
