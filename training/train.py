@@ -249,6 +249,25 @@ def train(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
     return {"model": model, "game": game, "train_seconds": round(train_s, 1), "timesteps": int(model.num_timesteps)}
 
 
+def check_eval_opponents(cfg: dict) -> None:
+    """Build every ``eval.opponents`` agent that is not a built-in name once, before training: a
+    missing, damaged or mismatched checkpoint there is refused in seconds, in one line naming the
+    field and the file, instead of after the whole run (the final evaluation builds them again)."""
+    from necro_env.config.agent_spec import POLICY_NAMES
+
+    from .evaluate import build_agent
+
+    files = [o for o in cfg["eval"]["opponents"] if o not in POLICY_NAMES]
+    if not files or cfg["eval"]["games"] <= 0:
+        return
+    game = build_game_for(cfg)
+    for o in files:
+        try:
+            build_agent(o, game)
+        except ValueError as exc:  # CheckpointMismatch (a .zip or .pt refused), a malformed spec
+            raise SystemExit(f"necro-train: eval.opponents: {exc}") from None
+
+
 def final_evaluation(run: Path, cfg: dict, game, log=print) -> dict:
     from agents import CheckpointAgent
 
@@ -293,6 +312,7 @@ def main(argv=None):
                                     "pretrain.demonstrator": args.demonstrator, "name": args.name,
                                     "init_from": args.init_from})
     warm_up()
+    check_eval_opponents(cfg)
     run = prepare_run(cfg, args.runs_dir)
     out = train(cfg, run, resume=args.resume)
     summary = {"timesteps": out["timesteps"], "train_seconds": out["train_seconds"]}

@@ -44,6 +44,19 @@ def test_train_with_final_evaluation_and_battle_log(tmp_path, tiny_config):
     assert game["decisions"] == len(game["steps"]) > 0 and game["agents"][0] == "learner"
 
 
+def test_a_bad_checkpoint_among_the_eval_opponents_is_refused_before_training(tmp_path, tiny_config):
+    """eval.opponents are played only after training: a file there that cannot be played is refused
+    at the start, in one line naming the field and the file, and no run folder is written."""
+    cfg = tiny_config(name="badEval", total=64)
+    bad = tmp_path / "bad.zip"
+    bad.write_bytes(b"not a zip")
+    cfg.write_text(cfg.read_text().replace("eval: {games: 0, every: 0}",
+                                           f"eval: {{games: 2, every: 0, opponents: [random, {bad}]}}"))
+    with pytest.raises(SystemExit, match=r"^necro-train: eval\.opponents: .*bad\.zip"):
+        train.main(["--config", str(cfg), "--runs-dir", str(tmp_path)])
+    assert not (tmp_path / "badEval").exists()
+
+
 def test_selfplay_builds_a_pool_and_a_rating_curve(tmp_path, tiny_config):
     cfg = tiny_config(name="sp", total=128, extra="""
         selfplay: {pool_size: 2, snapshot_every: 64, latest_prob: 0.5, heuristic_prob: 0.5, rating_games: 2}
