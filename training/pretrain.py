@@ -15,6 +15,7 @@ Config (``pretrain:`` in a training YAML, see configs/training/default.yaml)::
 
     pretrain:
       demonstrator: gunline   # a compiled policy (random, gunline, ...) | rollout | checkpoint .zip | sides:a,b
+                              # | demos:<file> (recorded games, training/demos.py)
       games: 200              # demonstration games
       epochs: 8
       batch_size: 256
@@ -45,14 +46,18 @@ def collect(cfg: dict, games: int, demonstrator: str = "gunline", seed: int | No
     """Play ``games`` demonstration games; returns stacked arrays: obs (array or dict of arrays),
     masks [N, A] bool, actions [N], returns [N] (discounted with ppo.gamma), the demonstrator's
     results (wins, draws, losses) against the config's opponent, and the opponent of each game
-    (``opponents``: the spec drawn from the mix, or the one opponent).
+    (``opponents``: the spec drawn from the mix, or the one opponent). ``demos:<file>`` replays the
+    first ``games`` games of a recording instead (training/demos.py: its own opponents and seeds).
 
     The env is built by ``common.make_env_fn`` exactly like a training env, as rank ``DEMO_RANK``
     (opponent agent seed ``seed * 1000 + 700_001``; a mix draws from its generator for that rank)."""
     from agents import make_agent
 
     from .common import make_env_fn, opponent_label
+    from .demos import PREFIX, discounted, replay
 
+    if demonstrator.startswith(PREFIX):  # recorded games (training/demos.py), replayed on the config's encoder
+        return replay(cfg, demonstrator[len(PREFIX):], games, log=log)
     seed = cfg["seed"] if seed is None else seed
     gamma = cfg["ppo"]["gamma"]
     env = make_env_fn({**cfg, "seed": seed}, DEMO_RANK)()
@@ -78,12 +83,7 @@ def collect(cfg: dict, games: int, demonstrator: str = "gunline", seed: int | No
             obs, r, term, trunc, info = env.step(a)
             rewards.append(float(r))
             done = term or trunc
-        g = 0.0
-        rets = []
-        for r in reversed(rewards):
-            g = r + gamma * g
-            rets.append(g)
-        ret_l.extend(reversed(rets))
+        ret_l.extend(discounted(rewards, gamma))
         w = base.game.winner if not base.game.truncated else -1
         results["win" if w == base.learner else ("draw" if w < 0 else "loss")] += 1
     if isinstance(obs_l[0], dict):
@@ -221,7 +221,8 @@ def main(argv=None):
     ap.add_argument("--config", default=None, help="training YAML (default configs/training/default.yaml)")
     ap.add_argument("--games", type=int, default=None, help="demonstration games (default: the config's)")
     ap.add_argument("--demonstrator", default=None, help=f"{' | '.join(POLICY_NAMES + (SEARCH,))} | "
-                                                               f"checkpoint .zip | sides:a,b (gang g by the g-th)")
+                                                               f"checkpoint .zip | sides:a,b (gang g by the g-th) | demos:<file.npz> "
+                                                               f"(recorded games, training/demos.py)")
     ap.add_argument("--runs-dir", default=None)
     ap.add_argument("--name", default=None, help="run folder name (default <config name>_bc)")
     args = ap.parse_args(argv)

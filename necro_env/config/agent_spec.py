@@ -15,6 +15,7 @@ from __future__ import annotations
 
 SIDES = "sides:"
 SEARCH = "rollout"
+DEMOS = "demos:"  # recorded games as a warm start's demonstrator (training/demos.py); not a playable agent
 # The compiled scripted policies, by name: the one list that every name check, error message and help
 # text of the agents, configs and scripts is built from (their ids are necro_env/batch/kernels.py
 # POLICY_NAMES, which also names "external", no playable policy; tests/api/test_policy_names.py

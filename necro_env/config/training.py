@@ -7,9 +7,9 @@ from typing import Annotated, Literal, Optional, Union
 
 from pydantic import BeforeValidator, Field, model_validator
 
-from .agent_spec import POLICY_NAMES, SEARCH, SpecError, listed, search_spec, side_specs
+from .agent_spec import DEMOS, POLICY_NAMES, SEARCH, SpecError, listed, search_spec, side_specs
 from .errors import FieldProblem
-from .loader import load_file
+from .loader import config_root, load_file
 from .schemas import Strict
 
 BUILTIN_OPPONENTS = POLICY_NAMES  # the compiled policies (agent_spec.POLICY_NAMES, the one list of them)
@@ -49,9 +49,18 @@ def _check_demonstrator(v):
     (agents.base.SideAgent). The grammar is necro_env/config/agent_spec.py."""
     allowed = (f"expected {listed(POLICY_NAMES + (SEARCH,), None)}, a checkpoint path (.zip), or sides: and one "
                f"of those per gang (e.g. sides:gunline,aggressor); the search agent takes parameters, "
-               f"rollout(rollouts=32,horizon=60), and an agent to search around, rollout:<agent>")
+               f"rollout(rollouts=32,horizon=60), and an agent to search around, rollout:<agent>; or recorded "
+               f"games, demos:<file.npz> (training/demos.py)")
     if not isinstance(v, str):
         raise FieldProblem((), v, allowed)
+    if v.startswith(DEMOS):
+        from pathlib import Path
+
+        p = Path(v[len(DEMOS):])
+        if not (p.suffix == ".npz" and (p.is_file() or (not p.is_absolute() and (config_root() / p).is_file()))):
+            raise FieldProblem((), v, "demos: names a recording (.npz) that does not exist; the path is relative to "
+                                      "the working directory or to configs/ (e.g. demos:demos/search3_r32.npz)")
+        return v
     try:
         parts = side_specs(v) or [v]
         for p in parts:

@@ -1,0 +1,172 @@
+"""Recorded demonstrations (training/demos.py): a game kept as its seed and actions replays to the
+same observations, a continued recording equals a one-shot one, and a recording that does not fit
+(damaged, another scenario, rules changed since) is refused with the file and what differs."""
+import json
+
+import numpy as np
+import pytest
+
+from training import demos, pretrain
+from training.common import load_config
+
+QUIET = dict(log=lambda *_: None)
+
+
+@pytest.fixture
+def recording(tmp_path):
+    out = tmp_path / "d.npz"
+    demos.record("scenarios/gang_fight.yaml", "gunline", ["aggressor", "random"], 4, out, **QUIET)
+    return out
+
+
+def _direct_play(cfg, seed, side, demonstrator, opponent):
+    """The learner's (obs, action) pairs of one game played live, as ``record`` plays it."""
+    from agents import make_agent
+    from necro_env.envs.gym_wrapper import NecromundaGymEnv
+
+    env = NecromundaGymEnv(scenario=cfg["scenario"], encoder=cfg["encoder"], learner=side, reward=cfg["reward"])
+    demo = make_agent(demonstrator, seed=0, game=env.game, deterministic=False)
+    opp = make_agent(opponent, seed=0, game=env.game, deterministic=False)
+    env.opponents = [opp] * env.n_gangs
+    demo.reset(seed)
+    opp.reset(seed + 1_000_003)
+    obs, _ = env.reset(seed=seed)
+    pairs = []
+    while not env.game.done:
+        a = int(demo.act(obs, env.action_masks(), game=env.game))
+        pairs.append((obs, a))
+        obs, *_ = env.step(a)
+    return pairs
+
+
+def test_a_recording_replays_to_the_observations_of_live_play(recording, tiny_config):
+    """Game i: env seed 800000 + i, opponent schedule[i % 2], the demonstrator on gang (i // 2) % 2;
+    replayed on the config's encoder, every learner decision has the observation and action of the
+    same game played live (section 2's determinism: a game is its seed and its actions)."""
+    data = demos.load(recording)
+    assert list(data["seeds"]) == [800_000, 800_001, 800_002, 800_003]
+    assert list(data["learner"]) == [0, 0, 1, 1]
+    assert [data["meta"]["opponents"][o] for o in data["opponent"]] == ["aggressor", "random"] * 2
+    cfg = load_config(tiny_config())
+    got = demos.replay(cfg, recording, **QUIET)
+    live = []
+    for i in range(4):
+        live += _direct_play(cfg, 800_000 + i, [0, 0, 1, 1][i], "gunline", ["aggressor", "random"][i % 2])
+    assert len(got["actions"]) == len(live)
+    assert [a for _, a in live] == got["actions"].tolist()
+    assert all(np.array_equal(o, got["obs"][k]) for k, (o, _) in enumerate(live))
+    n = len(got["actions"])
+    assert got["masks"][np.arange(n), got["actions"]].all()
+    assert sum(got["results"].values()) == 4 and got["opponents"] == ["aggressor", "random"] * 2
+    # pretrain.games takes the first games; more than the file holds is refused
+    assert len(demos.replay(cfg, recording, games=2, **QUIET)["actions"]) == sum(
+        len(_direct_play(cfg, 800_000 + i, 0, "gunline", ["aggressor", "random"][i])) for i in range(2))
+    with pytest.raises(demos.DemosError, match="pretrain.games is 5 but the recording holds 4 games"):
+        demos.replay(cfg, recording, games=5, **QUIET)
+
+
+def test_a_continued_recording_equals_a_one_shot_one(recording, tmp_path):
+    part = tmp_path / "part.npz"
+    demos.record("scenarios/gang_fight.yaml", "gunline", ["aggressor", "random"], 2, part, **QUIET)
+    assert len(demos.load(part)["seeds"]) == 2
+    demos.record("scenarios/gang_fight.yaml", "gunline", ["aggressor", "random"], 4, part, **QUIET)
+    a, b = demos.load(part), demos.load(recording)
+    for k in ("seeds", "learner", "opponent", "winner", "offsets", "actions"):
+        assert np.array_equal(a[k], b[k]), k
+    assert a["meta"]["final_states"] == b["meta"]["final_states"]
+    with pytest.raises(demos.DemosError, match="recorded with other settings \\(demonstrator\\)"):
+        demos.record("scenarios/gang_fight.yaml", "aggressor", ["aggressor", "random"], 6, part, **QUIET)
+
+
+def _rewrite(src, dst, **changes):
+    with np.load(src) as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = json.loads(str(arrays["meta"]))
+    meta.update(changes.pop("meta", {}))
+    arrays["meta"] = np.asarray(json.dumps(meta))
+    arrays.update(changes)
+    np.savez(dst, **arrays)
+    return dst
+
+
+def test_a_recording_that_does_not_replay_is_refused(recording, tmp_path, tiny_config):
+    cfg = load_config(tiny_config())
+    data = demos.load(recording)
+    # an action the rules would not allow there (the rules changed since, or the file was edited)
+    acts = data["actions"].copy()
+    k = int(data["offsets"][1]) + 5  # the 6th action of game 1
+    acts[k] = data["actions"].max() + 10_000
+    bad = _rewrite(recording, tmp_path / "illegal.npz", actions=acts)
+    with pytest.raises(demos.DemosError, match=r"game 1 \(seed 800001\): decision 5: .* not replay on this engine"):
+        demos.replay(cfg, bad, **QUIET)
+    # an action inside the action space but masked where it is played: named, with the engine's reason
+    from necro_env.envs.gym_wrapper import NecromundaGymEnv
+
+    feed = demos._Feed("probe")
+    feed.start(data["actions"][:int(data["offsets"][1])], "probe")
+    env = NecromundaGymEnv(scenario=cfg["scenario"], encoder="flat", learner=0, opponents=feed)
+    obs, _ = env.reset(seed=800_000)
+    for _ in range(5):
+        obs, *_ = env.step(feed.act(obs, env.action_masks(), env.game))
+    acts = data["actions"].copy()
+    acts[feed.k] = int(np.flatnonzero(~env.action_masks())[0])
+    bad = _rewrite(recording, tmp_path / "masked.npz", actions=acts)
+    with pytest.raises(demos.DemosError, match=rf"game 0 \(seed 800000\): decision {feed.k}: Action\(.* is illegal "
+                                               rf"here \(.+\): the recording does not replay"):
+        demos.replay(cfg, bad, **QUIET)
+    # the same actions but another final state: refused at the game's end
+    finals = list(data["meta"]["final_states"])
+    finals[2] = "0" * len(finals[2])
+    bad = _rewrite(recording, tmp_path / "final.npz", meta={"final_states": finals})
+    with pytest.raises(demos.DemosError, match=r"game 2 \(seed 800002\): the game ends differently"):
+        demos.replay(cfg, bad, **QUIET)
+    # another scenario
+    bad = _rewrite(recording, tmp_path / "scen.npz", meta={"scenario": "scenarios/hall_fight.yaml"})
+    with pytest.raises(demos.DemosError, match="recorded on scenario scenarios/hall_fight.yaml"):
+        demos.replay(cfg, bad, **QUIET)
+
+
+def test_damaged_or_foreign_files_are_refused_with_a_message(recording, tmp_path):
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not a zip at all")
+    with pytest.raises(demos.DemosError, match="junk.npz: not a readable demonstrations file"):
+        demos.load(junk)
+    half = tmp_path / "half.npz"
+    half.write_bytes(recording.read_bytes()[:200])
+    with pytest.raises(demos.DemosError, match="half.npz: not a readable demonstrations file"):
+        demos.load(half)
+    other = tmp_path / "other.npz"
+    np.savez(other, x=np.zeros(3))
+    with pytest.raises(demos.DemosError, match="other.npz: not a demonstrations file: missing meta"):
+        demos.load(other)
+    with pytest.raises(demos.DemosError, match="format version 99"):
+        demos.load(_rewrite(recording, tmp_path / "v99.npz", meta={"version": 99}))
+    with pytest.raises(demos.DemosError, match="the action offsets do not cut"):
+        demos.load(_rewrite(recording, tmp_path / "off.npz", offsets=demos.load(recording)["offsets"][::-1].copy()))
+    with pytest.raises(demos.DemosError, match="missing.npz: no such recording"):
+        demos.load(tmp_path / "missing.npz")
+
+
+def test_a_config_uses_a_recording_as_its_demonstrator(recording, tiny_config):
+    """``pretrain: {demonstrator: "demos:<file>"}``: checked when the config loads (the file must
+    exist), then ``pretrain.collect`` replays it instead of playing games."""
+    from necro_env.config.errors import ConfigError
+
+    cfg = load_config(tiny_config(extra=f'pretrain: {{demonstrator: "demos:{recording}", games: 3}}\n'))
+    data = pretrain.collect(cfg, cfg["pretrain"]["games"], cfg["pretrain"]["demonstrator"], **QUIET)
+    assert np.array_equal(data["actions"], demos.replay(cfg, recording, games=3, **QUIET)["actions"])
+    with pytest.raises(ConfigError, match="pretrain.demonstrator.*demos: names a recording .* does not exist"):
+        load_config(tiny_config(extra='pretrain: {demonstrator: "demos:nowhere/none.npz"}\n'))
+
+
+def test_the_command_line_records_and_describes(tmp_path, capsys):
+    out = tmp_path / "cli.npz"
+    demos.main(["record", "--demonstrator", "sides:sentry,aggressor", "--opponents", "gunline", "--games", "2",
+                "--out", str(out)])
+    demos.main(["info", str(out)])
+    text = capsys.readouterr().out
+    assert "2 games" in text and "demonstrator sides:sentry,aggressor" in text and "v gunline" in text
+    with pytest.raises(SystemExit, match="training.demos: .*junk.npz: no such recording"):
+        demos.main(["info", str(tmp_path / "junk.npz")])
+    with pytest.raises(SystemExit, match="training.demos: "):
+        demos.main(["record", "--demonstrator", "gunlin", "--games", "1", "--out", str(tmp_path / "x.npz")])

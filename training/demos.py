@@ -1,0 +1,373 @@
+"""Recorded demonstrations: play a demonstrator once, keep each game as its seed and its actions,
+and clone from the file as often as wanted, on any encoder.
+
+    python -m training.demos record --demonstrator "rollout(policies=gunline+aggressor+sentry)" \\
+        --opponents gunline,aggressor,random --games 300 --out configs/demos/search3.npz
+    python -m training.demos info configs/demos/search3.npz
+
+A slow demonstrator (the search agent: 5-20 s a game) cannot play inside the README's 15-minute
+main job, but its games can: the engine is deterministic, so a game is its env seed, the
+learner's side and the list of every decision's action (both gangs, in order). A training config
+uses a recording as its warm start with ``pretrain: {demonstrator: "demos:<file>"}``: the games
+are replayed through the training env (``NecromundaGymEnv`` with the config's scenario, encoder and
+rewards), the observations encoded afresh and the returns computed from the config's rewards, so
+one recording serves every encoder and reward setting. ``pretrain.games`` takes the first games
+of the file.
+
+File (``.npz``, no pickles): ``meta`` (a JSON string: format, version, scenario, demonstrator,
+opponents, seed, per-game state hashes), ``seeds`` int64 [G] (``env.reset(seed=...)``),
+``learner`` int8 [G] (the demonstrator's gang), ``opponent`` int16 [G] (index into
+meta["opponents"]), ``winner`` int8 [G] (-1: draw), ``offsets`` int64 [G + 1] and ``actions``
+int32 [N] (game i's actions are ``actions[offsets[i]:offsets[i + 1]]``). Replaying checks every
+action against the legal mask and each game's final state against its recorded hash: a recording
+that no longer replays on this engine (rules changed since) is refused with the game and decision
+that differ, never silently cloned.
+
+Recording is resumable: ``record`` saves the file every ``--save-every`` games and, when ``--out``
+exists with the same settings, continues after its last game. Game i (0-based) has env seed
+``seed + i``, opponent ``opponents[i % k]`` and the demonstrator on gang ``(i // k) % 2`` for k
+listed opponents, so the first 2k games cover every opponent on both sides.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+from necro_env.config.agent_spec import DEMOS as PREFIX
+
+FORMAT = "necro_env.demos"
+VERSION = 1
+DEFAULT_SEED = 800_000  # env seeds of recordings: apart from training (seed*1000 + rank), pretrain (700,000+)
+#                          and evaluation (10,000+, 100,000+, 500,000) seeds
+
+
+class DemosError(ValueError):
+    """A recording that cannot be used: unreadable, another format, another scenario, or one whose
+    games no longer replay on this engine. The message names the file and what differs."""
+
+
+def resolve(path) -> Path:
+    """A recording's path: as given if that file exists (relative to the working directory), else
+    relative to the configs directory (``configs/demos/x.npz`` is written ``demos/x.npz``)."""
+    from necro_env.config.loader import config_root
+
+    p = Path(path)
+    if p.is_file() or p.is_absolute():
+        return p
+    return config_root() / p
+
+
+def _scenario_key(scenario) -> str:
+    """The scenario as a comparable string: a path relative to the configs directory where it lies there."""
+    from necro_env.config.loader import config_root
+
+    p = Path(str(scenario))
+    for cand in (p, config_root() / p):
+        if cand.is_file():
+            try:
+                return cand.resolve().relative_to(config_root().resolve()).as_posix()
+            except ValueError:
+                return cand.resolve().as_posix()
+    return str(scenario)
+
+
+# ---------------------------------------------------------------------------------------- reading
+def load(path) -> dict:
+    """The recording at ``path`` as a dict of arrays plus ``meta``; DemosError if it is not one."""
+    p = resolve(path)
+    try:
+        with np.load(p, allow_pickle=False) as z:
+            data = {k: z[k] for k in z.files}
+    except FileNotFoundError:
+        raise DemosError(f"{path}: no such recording (paths are relative to the working directory or "
+                         f"to configs/)") from None
+    except Exception as e:  # a damaged zip, not an npz at all, pickled arrays...
+        raise DemosError(f"{p}: not a readable demonstrations file ({type(e).__name__}: {e})") from None
+    need = {"meta": 0, "seeds": 1, "learner": 1, "opponent": 1, "winner": 1, "offsets": 1, "actions": 1}
+    missing = [k for k in need if k not in data]
+    if missing:
+        raise DemosError(f"{p}: not a demonstrations file: missing {', '.join(missing)}")
+    try:
+        meta = json.loads(str(data["meta"]))
+    except ValueError as e:
+        raise DemosError(f"{p}: its meta record is not JSON ({e})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise DemosError(f"{p}: format {meta.get('format') if isinstance(meta, dict) else meta!r}, expected {FORMAT}")
+    if meta.get("version") != VERSION:
+        raise DemosError(f"{p}: format version {meta.get('version')!r}; this necro_env reads version {VERSION}")
+    g = len(data["seeds"])
+    off = data["offsets"]
+    if any(len(data[k]) != g for k in ("learner", "opponent", "winner")) or len(off) != g + 1 \
+            or len(meta.get("final_states", ())) != g:
+        raise DemosError(f"{p}: damaged: the per-game arrays disagree on the number of games")
+    if off[0] != 0 or off[-1] != len(data["actions"]) or np.any(np.diff(off) <= 0):
+        raise DemosError(f"{p}: damaged: the action offsets do not cut the action list into games")
+    data["meta"] = meta
+    data["path"] = str(p)
+    return data
+
+
+class _Feed:
+    """Plays a recorded game's actions in order, for every gang (the opponents' Agent and the
+    learner's loop share it), checking each against the legal mask first."""
+
+    name = "recording"
+    encoder = None
+
+    def __init__(self, where: str):
+        self.where = where
+        self.actions = np.zeros(0, np.int64)
+        self.k = 0
+
+    def start(self, actions, where):
+        self.actions, self.k, self.where = actions, 0, where
+
+    def reset(self, seed=None):
+        pass
+
+    def act(self, obs, mask, game=None) -> int:
+        if self.k >= len(self.actions):
+            raise DemosError(f"{self.where}: the game goes on after its {len(self.actions)} recorded actions "
+                             f"(the rules changed since it was recorded)")
+        a = int(self.actions[self.k])
+        if not (0 <= a < len(mask)) or not mask[a]:
+            from necro_env.rulesets.necromunda.explain import why_illegal
+
+            what = game.describe(a) if game is not None and 0 <= a < game.n_actions else a
+            why = why_illegal(game, a) if game is not None and 0 <= a < game.n_actions else "outside the action space"
+            raise DemosError(f"{self.where}: decision {self.k}: {what} is illegal here ({why}): the recording does "
+                             f"not replay on this engine (the rules changed since it was recorded)")
+        self.k += 1
+        return a
+
+
+def discounted(rewards, gamma: float) -> list[float]:
+    """The discounted return from each step of one episode."""
+    g, out = 0.0, []
+    for r in reversed(rewards):
+        g = r + gamma * g
+        out.append(g)
+    return out[::-1]
+
+
+def replay(cfg: dict, path, games: int | None = None, log=print) -> dict:
+    """The first ``games`` games of a recording as training data for ``pretrain.clone``: the same
+    keys as ``pretrain.collect`` (obs, masks, actions, returns, results, opponents), the observations
+    encoded with ``cfg['encoder']`` and the returns from ``cfg['reward']`` and ``cfg['ppo']['gamma']``."""
+    from necro_env.envs.gym_wrapper import NecromundaGymEnv
+    from necro_env.replay.format import state_hash
+
+    data = load(path)
+    meta, where = data["meta"], data["path"]
+    if _scenario_key(meta["scenario"]) != _scenario_key(cfg["scenario"]):
+        raise DemosError(f"{where}: recorded on scenario {meta['scenario']}, the config's is {cfg['scenario']}")
+    n = len(data["seeds"])
+    games = n if games is None else int(games)
+    if games > n:
+        raise DemosError(f"{where}: pretrain.games is {games} but the recording holds {n} games")
+    feed = _Feed(where)
+    envs = {}
+    gamma = cfg["ppo"]["gamma"]
+    obs_l, mask_l, act_l, ret_l, opponents = [], [], [], [], []
+    results = {"win": 0, "draw": 0, "loss": 0}
+    t0 = time.time()
+    for i in range(games):
+        side = int(data["learner"][i])
+        if side not in envs:
+            envs[side] = NecromundaGymEnv(scenario=cfg["scenario"], encoder=cfg["encoder"], learner=side,
+                                          reward=cfg["reward"], opponents=feed)
+        env = envs[side]
+        seed = int(data["seeds"][i])
+        feed.start(data["actions"][data["offsets"][i]:data["offsets"][i + 1]], f"{where}: game {i} (seed {seed})")
+        obs, _ = env.reset(seed=seed)
+        rewards, done = [], False
+        while not done:
+            mask = env.action_masks()
+            a = feed.act(obs, mask, env.game)
+            obs_l.append(obs)
+            mask_l.append(mask)
+            act_l.append(a)
+            obs, r, term, trunc, _ = env.step(a)
+            rewards.append(float(r))
+            done = term or trunc
+        if feed.k != len(feed.actions) or state_hash(env.game) != meta["final_states"][i]:
+            raise DemosError(f"{feed.where}: the game ends differently from its recording (after {feed.k} of "
+                             f"{len(feed.actions)} actions): the rules changed since it was recorded")
+        ret_l.extend(discounted(rewards, gamma))
+        w = env.game.winner if not env.game.truncated else -1
+        results["win" if w == side else ("draw" if w < 0 else "loss")] += 1
+        opponents.append(meta["opponents"][int(data["opponent"][i])])
+    if isinstance(obs_l[0], dict):
+        obs_arr = {k: np.stack([o[k] for o in obs_l]) for k in obs_l[0]}
+    else:
+        obs_arr = np.stack(obs_l)
+    log(f"[pretrain] {games} recorded games of {meta['demonstrator']} ({where}): {len(act_l)} decisions, "
+        f"{results['win']}-{results['draw']}-{results['loss']}, replayed in {time.time() - t0:.0f} s")
+    return {"obs": obs_arr, "masks": np.stack(mask_l), "actions": np.asarray(act_l, np.int64),
+            "returns": np.asarray(ret_l, np.float32), "results": results, "opponents": opponents}
+
+
+# ---------------------------------------------------------------------------------------- writing
+class _Logged:
+    """An agent whose every action is appended to ``log`` (the opponents' side of a recording)."""
+
+    def __init__(self, agent, log: list):
+        self.agent, self.log = agent, log
+        self.name = getattr(agent, "name", "agent")
+        self.encoder = getattr(agent, "encoder", None)
+
+    def reset(self, seed=None):
+        self.agent.reset(seed)
+
+    def act(self, obs, mask, game=None) -> int:
+        a = int(self.agent.act(obs, mask, game=game))
+        self.log.append(a)
+        return a
+
+
+def save(path, meta: dict, games: list[dict]) -> None:
+    """Write a recording atomically (a temporary file renamed over ``path``)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lens = [len(g["actions"]) for g in games]
+    arrays = {
+        "meta": np.asarray(json.dumps({**meta, "final_states": [g["final"] for g in games]})),
+        "seeds": np.asarray([g["seed"] for g in games], np.int64),
+        "learner": np.asarray([g["learner"] for g in games], np.int8),
+        "opponent": np.asarray([g["opponent"] for g in games], np.int16),
+        "winner": np.asarray([g["winner"] for g in games], np.int8),
+        "offsets": np.concatenate([[0], np.cumsum(lens)]).astype(np.int64),
+        "actions": np.concatenate([np.asarray(g["actions"], np.int32) for g in games]) if games
+        else np.zeros(0, np.int32),
+    }
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez_compressed(tmp, **arrays)
+    os.replace(tmp, path)
+
+
+def _games_of(data: dict) -> list[dict]:
+    meta, off = data["meta"], data["offsets"]
+    return [{"seed": int(data["seeds"][i]), "learner": int(data["learner"][i]), "opponent": int(data["opponent"][i]),
+             "winner": int(data["winner"][i]), "actions": data["actions"][off[i]:off[i + 1]],
+             "final": meta["final_states"][i]} for i in range(len(data["seeds"]))]
+
+
+def record(scenario: str, demonstrator: str, opponents: list[str], games: int, out, seed: int = DEFAULT_SEED,
+           save_every: int = 10, log=print) -> dict:
+    """Play ``games`` games of ``demonstrator`` against ``opponents`` (cycled) and write them to
+    ``out``, continuing an existing file with the same settings. Returns the meta record."""
+    from agents import make_agent
+    from necro_env import __version__
+    from necro_env.envs.gym_wrapper import NecromundaGymEnv
+    from necro_env.envs.necromunda_env import build_game
+    from necro_env.replay.format import state_hash
+
+    if not opponents:
+        raise ValueError("record: give at least one opponent")
+    names = list(dict.fromkeys(opponents))
+    meta = {"format": FORMAT, "version": VERSION, "necro_env": __version__, "scenario": _scenario_key(scenario),
+            "demonstrator": demonstrator, "opponents": names, "schedule": list(opponents), "seed": int(seed)}
+    done_games: list[dict] = []
+    if Path(out).exists():
+        old = load(out)
+        differs = [k for k in ("scenario", "demonstrator", "opponents", "schedule", "seed") if old["meta"].get(k) != meta[k]]
+        if differs:
+            raise DemosError(f"{out} exists and was recorded with other settings ({', '.join(differs)}): "
+                             f"choose another --out or the same settings to continue it")
+        done_games = _games_of(old)
+        log(f"[demos] {out}: continuing after its {len(done_games)} games")
+    game = build_game(scenario)
+    demo = make_agent(demonstrator, seed=0, game=game, deterministic=False)
+    encoder = getattr(demo, "encoder", None) or "flat"  # a network demonstrator reads its own encoder's observations
+    envs, agents, t0 = {}, {}, time.time()
+    for i in range(len(done_games), games):
+        side = (i // len(opponents)) % 2
+        opp_name = opponents[i % len(opponents)]
+        if side not in envs:
+            envs[side] = NecromundaGymEnv(scenario=scenario, encoder=encoder, learner=side)
+        env = envs[side]
+        if opp_name not in agents:
+            agents[opp_name] = make_agent(opp_name, seed=0, game=env.game, deterministic=False)
+        actions: list[int] = []
+        opp = _Logged(agents[opp_name], actions)
+        env.opponents = [opp] * env.n_gangs
+        s = int(seed) + i
+        demo.reset(s)
+        opp.reset(s + 1_000_003)
+        obs, _ = env.reset(seed=s)
+        while not (env.game.done):
+            a = int(demo.act(obs, env.action_masks(), game=env.game))
+            actions.append(a)
+            obs, *_ = env.step(a)
+        w = env.game.winner if not env.game.truncated else -1
+        done_games.append({"seed": s, "learner": side, "opponent": names.index(opp_name), "winner": int(w),
+                           "actions": actions, "final": state_hash(env.game)})
+        if (i + 1) % save_every == 0 or i + 1 == games:
+            save(out, meta, done_games)
+            log(f"[demos] {i + 1}/{games} games, {time.time() - t0:.0f} s: {summary(done_games, names)}")
+    return meta
+
+
+def summary(games: list[dict], names: list[str]) -> str:
+    """W-D-L of the demonstrator against each opponent, by side."""
+    parts = []
+    for o, name in enumerate(names):
+        cells = []
+        for side in (0, 1):
+            res = [g["winner"] for g in games if g["opponent"] == o and g["learner"] == side]
+            w = sum(r == side for r in res)
+            d = sum(r < 0 for r in res)
+            cells.append(f"{w}-{d}-{len(res) - w - d}")
+        parts.append(f"v {name} {cells[0]} / {cells[1]}")
+    return "; ".join(parts) + " (as gang 0 / as gang 1)"
+
+
+def info(path) -> str:
+    data = load(path)
+    meta = data["meta"]
+    games = _games_of(data)
+    return (f"{data['path']}: {len(games)} games, {len(data['actions'])} actions, scenario {meta['scenario']}, "
+            f"demonstrator {meta['demonstrator']}, seeds {meta['seed']}+ (necro_env {meta.get('necro_env')})\n"
+            f"{summary(games, meta['opponents'])}")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    rec = sub.add_parser("record", help="play a demonstrator and record its games")
+    rec.add_argument("--demonstrator", required=True, help="any agent spec (a name, a checkpoint, sides:a,b, "
+                                                           "rollout(...))")
+    rec.add_argument("--opponents", default="gunline,aggressor,random",
+                     help="comma-separated opponent specs, cycled game by game (repeat one to weigh it)")
+    rec.add_argument("--games", type=int, required=True)
+    rec.add_argument("--scenario", default="scenarios/gang_fight.yaml")
+    rec.add_argument("--seed", type=int, default=DEFAULT_SEED, help="env seed of game 0 (game i: seed + i)")
+    rec.add_argument("--save-every", type=int, default=10)
+    rec.add_argument("--out", required=True)
+    inf = sub.add_parser("info", help="what a recording holds")
+    inf.add_argument("path")
+    args = ap.parse_args(argv)
+    try:
+        if args.cmd == "info":
+            print(info(args.path))
+            return
+        from necro_env.warmup import ensure as warm_up
+
+        from necro_env.config.agent_spec import split_top  # specs with parameters hold commas
+
+        warm_up()
+        opponents = [o.strip() for o in split_top(args.opponents) if o.strip()]
+        record(args.scenario, args.demonstrator, opponents, args.games, args.out, args.seed, args.save_every)
+        print(info(args.out))
+    except (DemosError, ValueError) as e:
+        raise SystemExit(f"training.demos: {e}") from None
+
+
+if __name__ == "__main__":
+    main()
