@@ -4,6 +4,7 @@ and clone from the file as often as wanted, on any encoder.
     python -m training.demos record --demonstrator "rollout(policies=gunline+aggressor+sentry)" \\
         --opponents gunline,aggressor,random --games 300 --out configs/demos/search3.npz
     python -m training.demos info configs/demos/search3.npz
+    python -m training.demos verify configs/demos/search3.npz
 
 A slow demonstrator (the search agent: 5-20 s a game) cannot play inside the README's 15-minute
 main job, but its games can: the engine is deterministic, so a game is its env seed, the
@@ -155,12 +156,48 @@ def discounted(rewards, gamma: float) -> list[float]:
     return out[::-1]
 
 
+def _start(feed: _Feed, data: dict, i: int) -> None:
+    """Point ``feed`` at game i's actions."""
+    off = data["offsets"]
+    feed.start(data["actions"][off[i]:off[i + 1]], f"{data['path']}: game {i} (seed {int(data['seeds'][i])})")
+
+
+def _check_end(game, feed: _Feed, final: str) -> None:
+    """A replayed game must be over exactly after its last recorded action, in the recorded state."""
+    from necro_env.replay.format import state_hash
+
+    if not game.done or feed.k != len(feed.actions) or state_hash(game) != final:
+        raise DemosError(f"{feed.where}: the game ends differently from its recording (after {feed.k} of "
+                         f"{len(feed.actions)} actions): the rules changed since it was recorded")
+
+
+def verify(path) -> dict:
+    """Replay every game of a recording on this engine, on the game alone (no observations
+    encoded): DemosError at the first that differs. Returns the counts of games and actions."""
+    from necro_env.envs.gym_wrapper import NecromundaGymEnv
+
+    data = load(path)
+    feed = _Feed(data["path"])
+    envs = {}
+    for i in range(len(data["seeds"])):
+        side = int(data["learner"][i])
+        if side not in envs:  # the env only to turn the env seed into the game's (NecromundaGymEnv.reset)
+            envs[side] = NecromundaGymEnv(scenario=data["meta"]["scenario"], encoder="flat", learner=side,
+                                          opponents=feed)
+        _start(feed, data, i)
+        envs[side].reset(seed=int(data["seeds"][i]))
+        g = envs[side].game
+        while not g.done:
+            g.step(feed.act(None, g.mask[0], g))
+        _check_end(g, feed, data["meta"]["final_states"][i])
+    return {"games": len(data["seeds"]), "actions": len(data["actions"])}
+
+
 def replay(cfg: dict, path, games: int | None = None, log=print) -> dict:
     """The first ``games`` games of a recording as training data for ``pretrain.clone``: the same
     keys as ``pretrain.collect`` (obs, masks, actions, returns, results, opponents), the observations
     encoded with ``cfg['encoder']`` and the returns from ``cfg['reward']`` and ``cfg['ppo']['gamma']``."""
     from necro_env.envs.gym_wrapper import NecromundaGymEnv
-    from necro_env.replay.format import state_hash
 
     data = load(path)
     meta, where = data["meta"], data["path"]
@@ -183,7 +220,7 @@ def replay(cfg: dict, path, games: int | None = None, log=print) -> dict:
                                           reward=cfg["reward"], opponents=feed)
         env = envs[side]
         seed = int(data["seeds"][i])
-        feed.start(data["actions"][data["offsets"][i]:data["offsets"][i + 1]], f"{where}: game {i} (seed {seed})")
+        _start(feed, data, i)
         obs, _ = env.reset(seed=seed)
         rewards, done = [], False
         while not done:
@@ -195,9 +232,7 @@ def replay(cfg: dict, path, games: int | None = None, log=print) -> dict:
             obs, r, term, trunc, _ = env.step(a)
             rewards.append(float(r))
             done = term or trunc
-        if feed.k != len(feed.actions) or state_hash(env.game) != meta["final_states"][i]:
-            raise DemosError(f"{feed.where}: the game ends differently from its recording (after {feed.k} of "
-                             f"{len(feed.actions)} actions): the rules changed since it was recorded")
+        _check_end(env.game, feed, meta["final_states"][i])
         ret_l.extend(discounted(rewards, gamma))
         w = env.game.winner if not env.game.truncated else -1
         results["win" if w == side else ("draw" if w < 0 else "loss")] += 1
@@ -352,10 +387,16 @@ def main(argv=None):
     rec.add_argument("--out", required=True)
     inf = sub.add_parser("info", help="what a recording holds")
     inf.add_argument("path")
+    ver = sub.add_parser("verify", help="replay every game on this engine (exit 1 naming the first that differs)")
+    ver.add_argument("path")
     args = ap.parse_args(argv)
     try:
         if args.cmd == "info":
             print(info(args.path))
+            return
+        if args.cmd == "verify":
+            out = verify(args.path)
+            print(f"{args.path}: all {out['games']} games ({out['actions']} actions) replay on this engine")
             return
         from necro_env.warmup import ensure as warm_up
 

@@ -114,12 +114,22 @@ def test_a_recording_that_does_not_replay_is_refused(recording, tmp_path, tiny_c
     with pytest.raises(demos.DemosError, match=rf"game 0 \(seed 800000\): decision {feed.k}: Action\(.* is illegal "
                                                rf"here \(.+\): the recording does not replay"):
         demos.replay(cfg, bad, **QUIET)
+    with pytest.raises(demos.DemosError, match=rf"game 0 \(seed 800000\): decision {feed.k}: Action\("):
+        demos.verify(bad)  # the same check without encoding observations
     # the same actions but another final state: refused at the game's end
     finals = list(data["meta"]["final_states"])
     finals[2] = "0" * len(finals[2])
     bad = _rewrite(recording, tmp_path / "final.npz", meta={"final_states": finals})
     with pytest.raises(demos.DemosError, match=r"game 2 \(seed 800002\): the game ends differently"):
         demos.replay(cfg, bad, **QUIET)
+    with pytest.raises(demos.DemosError, match=r"game 2 \(seed 800002\): the game ends differently"):
+        demos.verify(bad)
+    # a game cut short: its actions run out before the game ends
+    off = data["offsets"].copy()
+    cut = _rewrite(recording, tmp_path / "cut.npz", actions=np.delete(data["actions"], int(off[1]) - 1),
+                   offsets=np.concatenate([off[:1], off[1:] - 1]))
+    with pytest.raises(demos.DemosError, match=r"game 0 \(seed 800000\): the game goes on after its \d+ recorded"):
+        demos.verify(cut)
     # another scenario
     bad = _rewrite(recording, tmp_path / "scen.npz", meta={"scenario": "scenarios/hall_fight.yaml"})
     with pytest.raises(demos.DemosError, match="recorded on scenario scenarios/hall_fight.yaml"):
@@ -170,3 +180,16 @@ def test_the_command_line_records_and_describes(tmp_path, capsys):
         demos.main(["info", str(tmp_path / "junk.npz")])
     with pytest.raises(SystemExit, match="training.demos: "):
         demos.main(["record", "--demonstrator", "gunlin", "--games", "1", "--out", str(tmp_path / "x.npz")])
+
+
+def test_every_shipped_recording_replays_on_this_engine():
+    """configs/demos/*.npz are training inputs (a config's ``demos:`` warm start): a rules change that
+    alters any of their games must show here, not as a refused warm start in a user's run."""
+    from pathlib import Path
+
+    from necro_env.config.loader import config_root
+
+    files = sorted(Path(config_root(), "demos").glob("*.npz"))
+    for f in files:
+        out = demos.verify(f)
+        assert out["games"] == len(demos.load(f)["seeds"]) > 0
