@@ -147,6 +147,33 @@ class _Feed:
         return a
 
 
+def stacked(obs_l, mask_l, act_l, ret_l, results: dict, opponents: list) -> dict:
+    """Demonstrations as ``pretrain.clone`` takes them: the per-decision lists stacked into arrays
+    (a dict observation stacked key by key)."""
+    if isinstance(obs_l[0], dict):
+        obs = {k: np.stack([o[k] for o in obs_l]) for k in obs_l[0]}
+    else:
+        obs = np.stack(obs_l)
+    return {"obs": obs, "masks": np.stack(mask_l), "actions": np.asarray(act_l, np.int64),
+            "returns": np.asarray(ret_l, np.float32), "results": results, "opponents": opponents}
+
+
+def play_episode(env, obs, choose, masks, sink) -> list[float]:
+    """Play an episode to its end from ``obs`` (after ``env.reset``), the learner's action by
+    ``choose(obs, mask)``, appending each decision's observation, mask and action to the three lists
+    of ``sink``; returns the step rewards."""
+    rewards, done = [], False
+    while not done:
+        mask = masks()
+        a = choose(obs, mask)
+        for lst, v in zip(sink, (obs, mask, a)):
+            lst.append(v)
+        obs, r, term, trunc, _ = env.step(a)
+        rewards.append(float(r))
+        done = term or trunc
+    return rewards
+
+
 def discounted(rewards, gamma: float) -> list[float]:
     """The discounted return from each step of one episode."""
     g, out = 0.0, []
@@ -222,29 +249,16 @@ def replay(cfg: dict, path, games: int | None = None, log=print) -> dict:
         seed = int(data["seeds"][i])
         _start(feed, data, i)
         obs, _ = env.reset(seed=seed)
-        rewards, done = [], False
-        while not done:
-            mask = env.action_masks()
-            a = feed.act(obs, mask, env.game)
-            obs_l.append(obs)
-            mask_l.append(mask)
-            act_l.append(a)
-            obs, r, term, trunc, _ = env.step(a)
-            rewards.append(float(r))
-            done = term or trunc
+        rewards = play_episode(env, obs, lambda o, m: feed.act(o, m, env.game), env.action_masks,
+                               (obs_l, mask_l, act_l))
         _check_end(env.game, feed, meta["final_states"][i])
         ret_l.extend(discounted(rewards, gamma))
         w = env.game.winner if not env.game.truncated else -1
         results["win" if w == side else ("draw" if w < 0 else "loss")] += 1
         opponents.append(meta["opponents"][int(data["opponent"][i])])
-    if isinstance(obs_l[0], dict):
-        obs_arr = {k: np.stack([o[k] for o in obs_l]) for k in obs_l[0]}
-    else:
-        obs_arr = np.stack(obs_l)
     log(f"[pretrain] {games} recorded games of {meta['demonstrator']} ({where}): {len(act_l)} decisions, "
         f"{results['win']}-{results['draw']}-{results['loss']}, replayed in {time.time() - t0:.0f} s")
-    return {"obs": obs_arr, "masks": np.stack(mask_l), "actions": np.asarray(act_l, np.int64),
-            "returns": np.asarray(ret_l, np.float32), "results": results, "opponents": opponents}
+    return stacked(obs_l, mask_l, act_l, ret_l, results, opponents)
 
 
 # ---------------------------------------------------------------------------------------- writing

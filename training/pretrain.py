@@ -54,7 +54,7 @@ def collect(cfg: dict, games: int, demonstrator: str = "gunline", seed: int | No
     from agents import make_agent
 
     from .common import make_env_fn, opponent_label
-    from .demos import PREFIX, discounted, replay
+    from .demos import PREFIX, discounted, play_episode, replay, stacked
 
     if demonstrator.startswith(PREFIX):  # recorded games (training/demos.py), replayed on the config's encoder
         return replay(cfg, demonstrator[len(PREFIX):], games, log=log)
@@ -72,28 +72,14 @@ def collect(cfg: dict, games: int, demonstrator: str = "gunline", seed: int | No
         demo.reset(s)
         obs, info = env.reset(seed=s)
         opponents.append(info.get("opponent", cfg["opponent"]))
-        rewards = []
-        done = False
-        while not done:
-            mask = base.action_masks()
-            a = demo.act(obs, mask, game=base.game)
-            obs_l.append(obs)
-            mask_l.append(mask)
-            act_l.append(a)
-            obs, r, term, trunc, info = env.step(a)
-            rewards.append(float(r))
-            done = term or trunc
+        rewards = play_episode(env, obs, lambda o, m: demo.act(o, m, game=base.game), base.action_masks,
+                               (obs_l, mask_l, act_l))
         ret_l.extend(discounted(rewards, gamma))
         w = base.game.winner if not base.game.truncated else -1
         results["win" if w == base.learner else ("draw" if w < 0 else "loss")] += 1
-    if isinstance(obs_l[0], dict):
-        obs_arr = {k: np.stack([o[k] for o in obs_l]) for k in obs_l[0]}
-    else:
-        obs_arr = np.stack(obs_l)
     log(f"[pretrain] {games} games of {demonstrator} vs {opponent_label(cfg['opponent'])}: {len(act_l)} decisions, "
         f"{results['win']}-{results['draw']}-{results['loss']} in {time.time() - t0:.0f} s")
-    return {"obs": obs_arr, "masks": np.stack(mask_l), "actions": np.asarray(act_l, np.int64),
-            "returns": np.asarray(ret_l, np.float32), "results": results, "opponents": opponents}
+    return stacked(obs_l, mask_l, act_l, ret_l, results, opponents)
 
 
 def _take(obs, idx):
