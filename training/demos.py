@@ -1,10 +1,10 @@
 """Recorded demonstrations: play a demonstrator once, keep each game as its seed and its actions,
 and clone from the file as often as wanted, on any encoder.
 
-    python -m training.demos record --demonstrator "rollout(policies=gunline+aggressor+sentry)" \\
-        --opponents gunline,aggressor,random --games 300 --out configs/demos/search3.npz
-    python -m training.demos info configs/demos/search3.npz
-    python -m training.demos verify configs/demos/search3.npz
+    python -m training.demos record --demonstrator "rollout(rollouts=32,policies=gunline+aggressor+sentry)" \\
+        --opponents gunline,aggressor,gunline,aggressor,random --games 400 --out configs/demos/search3_r32.npz
+    python -m training.demos info configs/demos/search3_r32.npz
+    python -m training.demos verify configs/demos/search3_r32.npz
 
 A slow demonstrator (the search agent: 5-20 s a game) cannot play inside the README's 15-minute
 main job, but its games can: the engine is deterministic, so a game is its env seed, the
