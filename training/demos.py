@@ -198,15 +198,37 @@ def _check_end(game, feed: _Feed, final: str) -> None:
                          f"{len(feed.actions)} actions): the rules changed since it was recorded")
 
 
-def verify(path) -> dict:
-    """Replay every game of a recording on this engine, on the game alone (no observations
-    encoded): DemosError at the first that differs. Returns the counts of games and actions."""
+def _fit(data: dict, cfg: dict, games: int | None) -> int:
+    """The number of games a config takes from a recording: all, or ``games`` if the file holds them;
+    DemosError if the recording is of another scenario or too short."""
+    meta, where = data["meta"], data["path"]
+    if _scenario_key(meta["scenario"]) != _scenario_key(cfg["scenario"]):
+        raise DemosError(f"{where}: recorded on scenario {meta['scenario']}, the config's is {cfg['scenario']}")
+    n = len(data["seeds"])
+    games = n if games is None else int(games)
+    if games > n:
+        raise DemosError(f"{where}: pretrain.games is {games} but the recording holds {n} games")
+    return games
+
+
+def check(cfg: dict, path, games: int | None = None) -> dict:
+    """Everything ``replay`` would refuse, in seconds: the file, the config's scenario, the number
+    of games, and the first ``games`` games replayed on the game alone (``verify``)."""
+    data = load(path)
+    return verify(data, _fit(data, cfg, games))
+
+
+def verify(path, games: int | None = None) -> dict:
+    """Replay every game (or the first ``games``) of a recording on this engine, on the game alone
+    (no observations encoded): DemosError at the first that differs. ``path`` may be a loaded
+    recording. Returns the counts of games and actions replayed."""
     from necro_env.envs.gym_wrapper import NecromundaGymEnv
 
-    data = load(path)
+    data = path if isinstance(path, dict) else load(path)
+    games = len(data["seeds"]) if games is None else games
     feed = _Feed(data["path"])
     envs = {}
-    for i in range(len(data["seeds"])):
+    for i in range(games):
         side = int(data["learner"][i])
         if side not in envs:  # the env only to turn the env seed into the game's (NecromundaGymEnv.reset)
             envs[side] = NecromundaGymEnv(scenario=data["meta"]["scenario"], encoder="flat", learner=side,
@@ -217,7 +239,7 @@ def verify(path) -> dict:
         while not g.done:
             g.step(feed.act(None, g.mask[0], g))
         _check_end(g, feed, data["meta"]["final_states"][i])
-    return {"games": len(data["seeds"]), "actions": len(data["actions"])}
+    return {"games": games, "actions": int(data["offsets"][games])}
 
 
 def replay(cfg: dict, path, games: int | None = None, log=print) -> dict:
@@ -228,12 +250,7 @@ def replay(cfg: dict, path, games: int | None = None, log=print) -> dict:
 
     data = load(path)
     meta, where = data["meta"], data["path"]
-    if _scenario_key(meta["scenario"]) != _scenario_key(cfg["scenario"]):
-        raise DemosError(f"{where}: recorded on scenario {meta['scenario']}, the config's is {cfg['scenario']}")
-    n = len(data["seeds"])
-    games = n if games is None else int(games)
-    if games > n:
-        raise DemosError(f"{where}: pretrain.games is {games} but the recording holds {n} games")
+    games = _fit(data, cfg, games)
     feed = _Feed(where)
     envs = {}
     gamma = cfg["ppo"]["gamma"]

@@ -82,6 +82,22 @@ def collect(cfg: dict, games: int, demonstrator: str = "gunline", seed: int | No
     return stacked(obs_l, mask_l, act_l, ret_l, results, opponents)
 
 
+def check_demonstrations(cfg: dict, prog: str) -> None:
+    """Before a run starts (``prog``: the command), a ``demos:`` warm start's recording is checked
+    (training.demos.check: readable, the config's scenario, enough games, each replaying on this
+    engine; a few seconds): a bad one stops the command in one line naming the field and the file,
+    before the run folder is written, instead of a traceback from the warm start."""
+    from .demos import PREFIX, DemosError, check
+
+    p = cfg.get("pretrain")
+    if not p or cfg.get("init_from") or not p["demonstrator"].startswith(PREFIX):
+        return
+    try:
+        check(cfg, p["demonstrator"][len(PREFIX):], p["games"])
+    except DemosError as exc:
+        raise SystemExit(f"{prog}: pretrain.demonstrator: {exc}") from None
+
+
 def _take(obs, idx):
     return {k: v[idx] for k, v in obs.items()} if isinstance(obs, dict) else obs[idx]
 
@@ -216,6 +232,7 @@ def main(argv=None):
     if cfg.get("pretrain") is None:
         raise SystemExit(f"{args.config or 'the default config'}: no 'pretrain' section")
     warm_up()
+    check_demonstrations({**cfg, "init_from": None}, "training.pretrain")
     run = prepare_run(cfg, args.runs_dir, args.name or cfg["name"] + "_bc")
     venv = make_vec_env({**cfg, "n_envs": 1})
     model = new_model(cfg, venv, run / "tb")

@@ -193,3 +193,30 @@ def test_every_shipped_recording_replays_on_this_engine():
     for f in files:
         out = demos.verify(f)
         assert out["games"] == len(demos.load(f)["seeds"]) > 0
+
+
+def test_the_commands_check_a_recording_before_the_run_starts(recording, tmp_path, tiny_config):
+    """necro-train, necro-selfplay and training.pretrain check a ``demos:`` warm start before the run
+    folder is written: a recording that does not replay, or holds fewer games than asked, stops the
+    command in one line naming the field and the file (not a traceback from inside the warm start)."""
+    from training import selfplay, train
+
+    data = demos.load(recording)
+    acts = data["actions"].copy()
+    acts[int(data["offsets"][3]) + 2] = data["actions"].max() + 10_000  # game 3 no longer replays
+    bad = _rewrite(recording, tmp_path / "bad.npz", actions=acts)
+    runs = tmp_path / "runs"
+    cfg = tiny_config(extra=f'pretrain: {{demonstrator: "demos:{bad}", games: 4, epochs: 1}}\n')
+    for main, prog in ((train.main, "necro-train"), (selfplay.main, "necro-selfplay"),
+                       (pretrain.main, "training.pretrain")):
+        with pytest.raises(SystemExit, match=rf"^{prog}: pretrain.demonstrator: .*bad.npz: game 3 \(seed 800003\): "
+                                             rf"decision 2: "):
+            main(["--config", str(cfg), "--runs-dir", str(runs)])
+    assert not runs.exists(), "no run folder is written"
+    # the first 3 games still replay: a config asking for those passes the check
+    pretrain.check_demonstrations(load_config(tiny_config(extra=f'pretrain: {{demonstrator: "demos:{bad}", games: 3}}\n')),
+                                  "necro-train")
+    with pytest.raises(SystemExit, match="necro-train: pretrain.demonstrator: .* pretrain.games is 9 but the recording "
+                                         "holds 4 games"):
+        pretrain.check_demonstrations(load_config(tiny_config(extra=f'pretrain: {{demonstrator: "demos:{bad}", '
+                                                                    f'games: 9}}\n')), "necro-train")
