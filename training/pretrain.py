@@ -82,20 +82,30 @@ def collect(cfg: dict, games: int, demonstrator: str = "gunline", seed: int | No
     return stacked(obs_l, mask_l, act_l, ret_l, results, opponents)
 
 
-def check_demonstrations(cfg: dict, prog: str) -> None:
-    """Before a run starts (``prog``: the command), a ``demos:`` warm start's recording is checked
-    (training.demos.check: readable, the config's scenario, enough games, each replaying on this
-    engine; a few seconds): a bad one stops the command in one line naming the field and the file,
-    before the run folder is written, instead of a traceback from the warm start."""
+def check_warm_start(cfg: dict, prog: str) -> None:
+    """Before a run starts (``prog``: the command), what its warm start will load is checked: an
+    ``init_from`` checkpoint against the config's game and encoder (agents.checkpoint.load_model),
+    else a ``demos:`` recording (training.demos.check: readable, the config's scenario, enough games,
+    each replaying on this engine; a few seconds). A bad one stops the command in one line naming the
+    field and the file, before the run folder is written, instead of a traceback from the warm start.
+    (A checkpoint whose network has another shape than the config's is still found only when its
+    weights are copied, ``init_from``.)"""
     from .demos import PREFIX, DemosError, check
 
     p = cfg.get("pretrain")
-    if not p or cfg.get("init_from") or not p["demonstrator"].startswith(PREFIX):
-        return
     try:
-        check(cfg, p["demonstrator"][len(PREFIX):], p["games"])
-    except DemosError as exc:
-        raise SystemExit(f"{prog}: pretrain.demonstrator: {exc}") from None
+        if cfg.get("init_from"):
+            from agents.checkpoint import load_model
+
+            from .common import build_game_for
+
+            field = "init_from"
+            load_model(cfg["init_from"], build_game_for(cfg), cfg["encoder"])
+        elif p and p["demonstrator"].startswith(PREFIX):
+            field = "pretrain.demonstrator"
+            check(cfg, p["demonstrator"][len(PREFIX):], p["games"])
+    except (DemosError, ValueError) as exc:  # DemosError, CheckpointMismatch
+        raise SystemExit(f"{prog}: {field}: {exc}") from None
 
 
 def _take(obs, idx):
@@ -232,7 +242,7 @@ def main(argv=None):
     if cfg.get("pretrain") is None:
         raise SystemExit(f"{args.config or 'the default config'}: no 'pretrain' section")
     warm_up()
-    check_demonstrations({**cfg, "init_from": None}, "training.pretrain")
+    check_warm_start({**cfg, "init_from": None}, "training.pretrain")
     run = prepare_run(cfg, args.runs_dir, args.name or cfg["name"] + "_bc")
     venv = make_vec_env({**cfg, "n_envs": 1})
     model = new_model(cfg, venv, run / "tb")

@@ -251,9 +251,9 @@ def main(argv=None):
         raise ConfigError(args.config, "vec_env", "batched", "necro-selfplay plays its pool of checkpoints in "
                                                              "Python envs: expected dummy")
     warm_up()
-    from .pretrain import check_demonstrations
+    from .pretrain import check_warm_start
 
-    check_demonstrations(cfg, "necro-selfplay")
+    check_warm_start(cfg, "necro-selfplay")
     run = prepare_run(cfg, args.runs_dir)
     out = selfplay(cfg, run, resume=args.resume)
     if cfg["eval"]["games"] > 0:

@@ -313,9 +313,9 @@ def main(argv=None):
                                     "init_from": args.init_from})
     warm_up()
     check_eval_opponents(cfg)
-    from .pretrain import check_demonstrations
+    from .pretrain import check_warm_start
 
-    check_demonstrations(cfg, "necro-train")
+    check_warm_start(cfg, "necro-train")
     run = prepare_run(cfg, args.runs_dir)
     out = train(cfg, run, resume=args.resume)
     summary = {"timesteps": out["timesteps"], "train_seconds": out["train_seconds"]}

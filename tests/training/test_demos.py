@@ -214,9 +214,9 @@ def test_the_commands_check_a_recording_before_the_run_starts(recording, tmp_pat
             main(["--config", str(cfg), "--runs-dir", str(runs)])
     assert not runs.exists(), "no run folder is written"
     # the first 3 games still replay: a config asking for those passes the check
-    pretrain.check_demonstrations(load_config(tiny_config(extra=f'pretrain: {{demonstrator: "demos:{bad}", games: 3}}\n')),
+    pretrain.check_warm_start(load_config(tiny_config(extra=f'pretrain: {{demonstrator: "demos:{bad}", games: 3}}\n')),
                                   "necro-train")
     with pytest.raises(SystemExit, match="necro-train: pretrain.demonstrator: .* pretrain.games is 9 but the recording "
                                          "holds 4 games"):
-        pretrain.check_demonstrations(load_config(tiny_config(extra=f'pretrain: {{demonstrator: "demos:{bad}", '
+        pretrain.check_warm_start(load_config(tiny_config(extra=f'pretrain: {{demonstrator: "demos:{bad}", '
                                                                     f'games: 9}}\n')), "necro-train")

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from training import pretrain, train
+from training import pretrain, selfplay, train
 from training.common import load_config, make_vec_env, new_model
 
 
@@ -149,3 +149,11 @@ def test_init_from_starts_a_run_from_a_checkpoints_policy(tmp_path, tiny_config)
     wide.write_text(wide.read_text().replace("net_arch: [32]", "net_arch: [48]"))
     with pytest.raises(CheckpointMismatch, match=r"init_from .*final.zip: its policy network does not fit"):
         train.main(["--config", str(wide), "--runs-dir", str(tmp_path), "--init-from", str(src)])
+    # a checkpoint of another encoder is refused before the run starts, in one line (no run folder)
+    other = tiny_config(name="other", total=64)
+    other.write_text(other.read_text().replace("encoder: flat", "encoder: entity"))
+    for main, prog in ((train.main, "necro-train"), (selfplay.main, "necro-selfplay")):
+        with pytest.raises(SystemExit, match=rf"^{prog}: init_from: checkpoint .*final.zip does not match this env:\n"
+                                             rf"  encoder: checkpoint has 'flat', this env has 'entity'"):
+            main(["--config", str(other), "--runs-dir", str(tmp_path / "o"), "--init-from", str(src)])
+    assert not (tmp_path / "o").exists()
