@@ -53,28 +53,32 @@ class DemosError(ValueError):
 
 
 def resolve(path) -> Path:
-    """A recording's path: as given if that file exists (relative to the working directory), else
-    relative to the configs directory (``configs/demos/x.npz`` is written ``demos/x.npz``)."""
-    from necro_env.config.loader import config_root
+    """A recording's path, as every config file's (necro_env.config.loader.resolve_path): absolute,
+    else relative to the working directory, else to configs/ (``configs/demos/x.npz`` is written
+    ``demos/x.npz``)."""
+    from necro_env.config.errors import ConfigError
+    from necro_env.config.loader import resolve_path
 
-    p = Path(path)
-    if p.is_file() or p.is_absolute():
-        return p
-    return config_root() / p
+    try:
+        return resolve_path(path)
+    except ConfigError:
+        raise DemosError(f"{path}: no such recording (paths are relative to the working directory or "
+                         f"to configs/)") from None
 
 
 def _scenario_key(scenario) -> str:
-    """The scenario as a comparable string: a path relative to the configs directory where it lies there."""
-    from necro_env.config.loader import config_root
+    """The scenario as a comparable string: its path relative to the configs directory where it lies there."""
+    from necro_env.config.errors import ConfigError
+    from necro_env.config.loader import config_root, resolve_path
 
-    p = Path(str(scenario))
-    for cand in (p, config_root() / p):
-        if cand.is_file():
-            try:
-                return cand.resolve().relative_to(config_root().resolve()).as_posix()
-            except ValueError:
-                return cand.resolve().as_posix()
-    return str(scenario)
+    try:
+        p = resolve_path(scenario)
+    except ConfigError:
+        return str(scenario)
+    try:
+        return p.relative_to(config_root().resolve()).as_posix()
+    except ValueError:
+        return p.as_posix()
 
 
 # ---------------------------------------------------------------------------------------- reading
@@ -84,13 +88,9 @@ def load(path) -> dict:
     try:
         with np.load(p, allow_pickle=False) as z:
             data = {k: z[k] for k in z.files}
-    except FileNotFoundError:
-        raise DemosError(f"{path}: no such recording (paths are relative to the working directory or "
-                         f"to configs/)") from None
     except Exception as e:  # a damaged zip, not an npz at all, pickled arrays...
         raise DemosError(f"{p}: not a readable demonstrations file ({type(e).__name__}: {e})") from None
-    need = {"meta": 0, "seeds": 1, "learner": 1, "opponent": 1, "winner": 1, "offsets": 1, "actions": 1}
-    missing = [k for k in need if k not in data]
+    missing = [k for k in ("meta", "seeds", "learner", "opponent", "winner", "offsets", "actions") if k not in data]
     if missing:
         raise DemosError(f"{p}: not a demonstrations file: missing {', '.join(missing)}")
     try:
@@ -308,8 +308,7 @@ def save(path, meta: dict, games: list[dict]) -> None:
         "opponent": np.asarray([g["opponent"] for g in games], np.int16),
         "winner": np.asarray([g["winner"] for g in games], np.int8),
         "offsets": np.concatenate([[0], np.cumsum(lens)]).astype(np.int64),
-        "actions": np.concatenate([np.asarray(g["actions"], np.int32) for g in games]) if games
-        else np.zeros(0, np.int32),
+        "actions": np.concatenate([np.asarray(g["actions"], np.int32) for g in games]),  # saved after a game, never empty
     }
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez_compressed(tmp, **arrays)

@@ -8,8 +8,8 @@ from typing import Annotated, Literal, Optional, Union
 from pydantic import BeforeValidator, Field, model_validator
 
 from .agent_spec import DEMOS, POLICY_NAMES, SEARCH, SpecError, listed, search_spec, side_specs
-from .errors import FieldProblem
-from .loader import config_root, load_file
+from .errors import ConfigError, FieldProblem
+from .loader import load_file, resolve_path
 from .schemas import Strict
 
 BUILTIN_OPPONENTS = POLICY_NAMES  # the compiled policies (agent_spec.POLICY_NAMES, the one list of them)
@@ -54,10 +54,11 @@ def _check_demonstrator(v):
     if not isinstance(v, str):
         raise FieldProblem((), v, allowed)
     if v.startswith(DEMOS):
-        from pathlib import Path
-
-        p = Path(v[len(DEMOS):])
-        if not (p.suffix == ".npz" and (p.is_file() or (not p.is_absolute() and (config_root() / p).is_file()))):
+        try:
+            found = v.endswith(".npz") and resolve_path(v[len(DEMOS):]) is not None
+        except ConfigError:
+            found = False
+        if not found:
             raise FieldProblem((), v, "demos: names a recording (.npz) that does not exist; the path is relative to "
                                       "the working directory or to configs/ (e.g. demos:demos/search3_r32.npz)")
         return v
