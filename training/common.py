@@ -250,7 +250,10 @@ def new_model(cfg: dict, venv, tb_dir, game=None):
 
 def tb_log_dir(tb_dir) -> str | None:
     """``tb_dir`` when TensorBoard is installed (the ``train`` extra), else None with a warning:
-    the run still writes its CSV logs, checkpoints and evaluation."""
+    the run still writes its CSV logs, checkpoints and evaluation. None for a model that never
+    learns (``tb_dir`` None: pretrain.check_warm_start's throwaway model)."""
+    if tb_dir is None:
+        return None
     try:
         import torch.utils.tensorboard  # noqa: F401
     except ImportError:

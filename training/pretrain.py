@@ -82,25 +82,28 @@ def collect(cfg: dict, games: int, demonstrator: str = "gunline", seed: int | No
     return stacked(obs_l, mask_l, act_l, ret_l, results, opponents)
 
 
-def check_warm_start(cfg: dict, prog: str) -> None:
+def check_warm_start(cfg: dict, prog: str, resume: bool = False) -> None:
     """Before a run starts (``prog``: the command), what its warm start will load is checked: an
-    ``init_from`` checkpoint against the config's game and encoder (agents.checkpoint.load_model),
-    else a ``demos:`` recording (training.demos.check: readable, the config's scenario, enough games,
-    each replaying on this engine; a few seconds). A bad one stops the command in one line naming the
-    field and the file, before the run folder is written, instead of a traceback from the warm start.
-    (A checkpoint whose network has another shape than the config's is still found only when its
-    weights are copied, ``init_from``.)"""
+    ``init_from`` checkpoint is copied into a throwaway model of the config (``init_from`` below:
+    the checkpoint against the config's game and encoder, then its network against the config's
+    ``ppo.net_arch`` and ``ppo.extractor``), else a ``demos:`` recording is replayed on the game
+    (training.demos.check: readable, the config's scenario, enough games, each replaying on this
+    engine; a few seconds). A bad one stops the command in one line naming the field and the file,
+    before the run folder is written, instead of a traceback from the warm start. A ``resume``d run
+    has no warm start: nothing is checked."""
     from .demos import PREFIX, DemosError, check
 
     p = cfg.get("pretrain")
+    if resume:
+        return
     try:
         if cfg.get("init_from"):
-            from agents.checkpoint import load_model
-
-            from .common import build_game_for
+            from .common import build_game_for, make_vec_env, new_model
 
             field = "init_from"
-            load_model(cfg["init_from"], build_game_for(cfg), cfg["encoder"])
+            game = build_game_for(cfg)
+            model = new_model(cfg, make_vec_env({**cfg, "n_envs": 1, "vec_env": "dummy"}), None, game=game)
+            init_from(model, cfg["init_from"], game, cfg["encoder"], log=lambda *a: None)
         elif p and p["demonstrator"].startswith(PREFIX):
             field = "pretrain.demonstrator"
             check(cfg, p["demonstrator"][len(PREFIX):], p["games"])
@@ -194,7 +197,7 @@ def init_from(model, path, game, encoder: str, log=print) -> dict:
     except RuntimeError as e:  # another net_arch or extractor: torch lists the missing or mis-shaped weights
         lines = str(e).splitlines()
         detail = lines[1].strip() if len(lines) > 1 else str(e)  # the first difference, after torch's heading
-        raise CheckpointMismatch(f"init_from {path}: its policy network does not fit this config's (ppo.net_arch, "
+        raise CheckpointMismatch(f"checkpoint {path}: its policy network does not fit this config's (ppo.net_arch, "
                                  f"ppo.extractor): {detail}") from None
     log(f"[train] policy initialised from {path}")
     return {"init_from": str(path), "checkpoint": {k: meta[k] for k in ("encoder", "env_version") if k in meta}}

@@ -253,7 +253,7 @@ def main(argv=None):
     warm_up()
     from .pretrain import check_warm_start
 
-    check_warm_start(cfg, "necro-selfplay")
+    check_warm_start(cfg, "necro-selfplay", resume=args.resume)
     run = prepare_run(cfg, args.runs_dir)
     out = selfplay(cfg, run, resume=args.resume)
     if cfg["eval"]["games"] > 0:

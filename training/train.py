@@ -315,7 +315,7 @@ def main(argv=None):
     check_eval_opponents(cfg)
     from .pretrain import check_warm_start
 
-    check_warm_start(cfg, "necro-train")
+    check_warm_start(cfg, "necro-train", resume=args.resume)
     run = prepare_run(cfg, args.runs_dir)
     out = train(cfg, run, resume=args.resume)
     summary = {"timesteps": out["timesteps"], "train_seconds": out["train_seconds"]}

@@ -147,8 +147,20 @@ def test_init_from_starts_a_run_from_a_checkpoints_policy(tmp_path, tiny_config)
         train.main(["--config", str(cfg), "--runs-dir", str(tmp_path), "--init-from", str(tmp_path / "nothing.zip")])
     wide = tiny_config(name="wide", total=64)
     wide.write_text(wide.read_text().replace("net_arch: [32]", "net_arch: [48]"))
-    with pytest.raises(CheckpointMismatch, match=r"init_from .*final.zip: its policy network does not fit"):
-        train.main(["--config", str(wide), "--runs-dir", str(tmp_path), "--init-from", str(src)])
+    # a network of another shape is refused before the run starts too, naming the first difference
+    for main, prog in ((train.main, "necro-train"), (selfplay.main, "necro-selfplay")):
+        with pytest.raises(SystemExit, match=rf"^{prog}: init_from: checkpoint .*final.zip: its policy network does "
+                                             rf"not fit this config's \(ppo.net_arch, ppo.extractor\): .*size mismatch"):
+            main(["--config", str(wide), "--runs-dir", str(tmp_path / "w"), "--init-from", str(src)])
+    assert not (tmp_path / "w").exists()
+    # the warm start itself (reached without the check) refuses it as a CheckpointMismatch
+    from training.common import build_game_for
+
+    wcfg = load_config(str(wide))
+    game = build_game_for(wcfg)
+    model = new_model(wcfg, make_vec_env({**wcfg, "n_envs": 1}), None, game=game)
+    with pytest.raises(CheckpointMismatch, match=r"checkpoint .*final.zip: its policy network does not fit"):
+        pretrain.init_from(model, src, game, wcfg["encoder"])
     # a checkpoint of another encoder is refused before the run starts, in one line (no run folder)
     other = tiny_config(name="other", total=64)
     other.write_text(other.read_text().replace("encoder: flat", "encoder: entity"))
