@@ -66,6 +66,7 @@ class RolloutAgent(Agent):
         self._batches = {}  # batch size -> BatchedGames of the game being played
         self.searches = 0  # decisions decided by simulation (the candidates disagreed)
         self.prior_chosen = 0  # searches won by the prior's action where no policy chose it
+        self.last_search = None  # (candidates' actions, their mean values) of the last act() that simulated
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -90,11 +91,13 @@ class RolloutAgent(Agent):
         legal = np.flatnonzero(mask)
         if legal.size == 0:
             raise ValueError(f"{self.name}: no legal action (is the game over?)")
+        self.last_search = None
         if legal.size == 1:
             return int(legal[0])
         first, values = self.evaluate(game, obs, mask)
         if values is None:
             return int(first[0])
+        self.last_search = (first, values)
         best = int(np.argmax(values))
         if best >= len(self.policies):
             self.prior_chosen += 1

@@ -15,11 +15,16 @@ rewards), the observations encoded afresh and the returns computed from the conf
 one recording serves every encoder and reward setting. ``pretrain.games`` takes the first games
 of the file.
 
-File (``.npz``, no pickles): ``meta`` (a JSON string: format, version, scenario, demonstrator,
+File (``.npz``, no pickles; format version 2): ``meta`` (a JSON string: format, version, scenario, demonstrator,
 opponents, seed, per-game state hashes), ``seeds`` int64 [G] (``env.reset(seed=...)``),
 ``learner`` int8 [G] (the demonstrator's gang), ``opponent`` int16 [G] (index into
 meta["opponents"]), ``winner`` int8 [G] (-1: draw), ``offsets`` int64 [G + 1] and ``actions``
-int32 [N] (game i's actions are ``actions[offsets[i]:offsets[i + 1]]``). Replaying checks every
+int32 [N] (game i's actions are ``actions[offsets[i]:offsets[i + 1]]``); since version 2, for a
+demonstrator that searches (``RolloutAgent``), ``searched`` int64 [M] (the indices into ``actions``
+of the decisions it simulated), ``candidates`` int32 [M, C] (each candidate's action there, -1 for
+none) and ``values`` float32 [M, C] (each candidate's mean rollout value, NaN for none): a clone
+can then learn from how much better one candidate was than another (``pretrain.temperature``), not
+only which won. Version 1 files (no values) are read as recordings without searches. Replaying checks every
 action against the legal mask and each game's final state against its recorded hash: a recording
 that no longer replays on this engine (rules changed since) is refused with the game and decision
 that differ, never silently cloned.
@@ -42,7 +47,8 @@ import numpy as np
 from necro_env.config.agent_spec import DEMOS as PREFIX
 
 FORMAT = "necro_env.demos"
-VERSION = 1
+VERSION = 2  # 2: the search's candidate values (``searched``, ``candidates``, ``values``); version 1 is read too
+READS = (1, 2)
 DEFAULT_SEED = 800_000  # env seeds of recordings: apart from training (seed*1000 + rank), pretrain (700,000+)
 #                          and evaluation (10,000+, 100,000+, 500,000) seeds
 
@@ -99,8 +105,9 @@ def load(path) -> dict:
         raise DemosError(f"{p}: its meta record is not JSON ({e})") from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise DemosError(f"{p}: format {meta.get('format') if isinstance(meta, dict) else meta!r}, expected {FORMAT}")
-    if meta.get("version") != VERSION:
-        raise DemosError(f"{p}: format version {meta.get('version')!r}; this necro_env reads version {VERSION}")
+    if meta.get("version") not in READS:
+        raise DemosError(f"{p}: format version {meta.get('version')!r}; this necro_env reads versions "
+                         f"{', '.join(map(str, READS))}")
     g = len(data["seeds"])
     off = data["offsets"]
     if any(len(data[k]) != g for k in ("learner", "opponent", "winner")) or len(off) != g + 1 \
@@ -108,6 +115,13 @@ def load(path) -> dict:
         raise DemosError(f"{p}: damaged: the per-game arrays disagree on the number of games")
     if off[0] != 0 or off[-1] != len(data["actions"]) or np.any(np.diff(off) <= 0):
         raise DemosError(f"{p}: damaged: the action offsets do not cut the action list into games")
+    if "searched" not in data:  # version 1: no search values
+        data.update(searched=np.zeros(0, np.int64), candidates=np.zeros((0, 1), np.int32),
+                    values=np.zeros((0, 1), np.float32))
+    sr, cand, val = data["searched"], data["candidates"], data["values"]
+    if cand.ndim != 2 or cand.shape != val.shape or len(cand) != len(sr) or np.any(np.diff(sr) <= 0) \
+            or (len(sr) and (sr[0] < 0 or sr[-1] >= len(data["actions"]))):
+        raise DemosError(f"{p}: damaged: the search values do not fit the action list")
     data["meta"] = meta
     data["path"] = str(p)
     return data
@@ -147,15 +161,25 @@ class _Feed:
         return a
 
 
-def stacked(obs_l, mask_l, act_l, ret_l, results: dict, opponents: list) -> dict:
+def stacked(obs_l, mask_l, act_l, ret_l, results: dict, opponents: list, search=None) -> dict:
     """Demonstrations as ``pretrain.clone`` takes them: the per-decision lists stacked into arrays
-    (a dict observation stacked key by key)."""
+    (a dict observation stacked key by key). ``search``: per decision, the (candidates, values) rows
+    of a recorded search, or None where the demonstrator did not search."""
     if isinstance(obs_l[0], dict):
         obs = {k: np.stack([o[k] for o in obs_l]) for k in obs_l[0]}
     else:
         obs = np.stack(obs_l)
-    return {"obs": obs, "masks": np.stack(mask_l), "actions": np.asarray(act_l, np.int64),
-            "returns": np.asarray(ret_l, np.float32), "results": results, "opponents": opponents}
+    out = {"obs": obs, "masks": np.stack(mask_l), "actions": np.asarray(act_l, np.int64),
+           "returns": np.asarray(ret_l, np.float32), "results": results, "opponents": opponents}
+    if search is not None and any(r is not None for r in search):
+        c = max(len(r[0]) for r in search if r is not None)
+        cand = np.full((len(search), c), -1, np.int64)
+        vals = np.full((len(search), c), np.nan, np.float32)
+        for i, r in enumerate(search):
+            if r is not None:
+                cand[i, :len(r[0])], vals[i, :len(r[1])] = r
+        out["search"] = {"candidates": cand, "values": vals}
+    return out
 
 
 def play_episode(env, obs, choose, masks, sink) -> list[float]:
@@ -254,9 +278,16 @@ def replay(cfg: dict, path, games: int | None = None, log=print) -> dict:
     feed = _Feed(where)
     envs = {}
     gamma = cfg["ppo"]["gamma"]
-    obs_l, mask_l, act_l, ret_l, opponents = [], [], [], [], []
+    obs_l, mask_l, act_l, ret_l, opponents, search_l = [], [], [], [], [], []
     results = {"win": 0, "draw": 0, "loss": 0}
+    searched = {int(k): j for j, k in enumerate(data["searched"])}  # action index -> row of the search values
     t0 = time.time()
+
+    def learner_act(o, m, game, base):
+        j = searched.get(base + feed.k)
+        search_l.append(None if j is None else (data["candidates"][j], data["values"][j]))
+        return feed.act(o, m, game)
+
     for i in range(games):
         side = int(data["learner"][i])
         if side not in envs:
@@ -266,7 +297,8 @@ def replay(cfg: dict, path, games: int | None = None, log=print) -> dict:
         seed = int(data["seeds"][i])
         _start(feed, data, i)
         obs, _ = env.reset(seed=seed)
-        rewards = play_episode(env, obs, lambda o, m: feed.act(o, m, env.game), env.action_masks,
+        base = int(data["offsets"][i])
+        rewards = play_episode(env, obs, lambda o, m: learner_act(o, m, env.game, base), env.action_masks,
                                (obs_l, mask_l, act_l))
         _check_end(env.game, feed, meta["final_states"][i])
         ret_l.extend(discounted(rewards, gamma))
@@ -275,7 +307,7 @@ def replay(cfg: dict, path, games: int | None = None, log=print) -> dict:
         opponents.append(meta["opponents"][int(data["opponent"][i])])
     log(f"[pretrain] {games} recorded games of {meta['demonstrator']} ({where}): {len(act_l)} decisions, "
         f"{results['win']}-{results['draw']}-{results['loss']}, replayed in {time.time() - t0:.0f} s")
-    return stacked(obs_l, mask_l, act_l, ret_l, results, opponents)
+    return stacked(obs_l, mask_l, act_l, ret_l, results, opponents, search_l)
 
 
 # ---------------------------------------------------------------------------------------- writing
@@ -301,6 +333,13 @@ def save(path, meta: dict, games: list[dict]) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     lens = [len(g["actions"]) for g in games]
+    starts = np.concatenate([[0], np.cumsum(lens)])
+    rows = [(int(starts[i]) + k, c, v) for i, g in enumerate(games) for k, c, v in g.get("search", ())]
+    c = max([len(r[1]) for r in rows], default=1)
+    cand = np.full((len(rows), c), -1, np.int32)
+    vals = np.full((len(rows), c), np.nan, np.float32)
+    for j, (_, cs, vs) in enumerate(rows):
+        cand[j, :len(cs)], vals[j, :len(vs)] = cs, vs
     arrays = {
         "meta": np.asarray(json.dumps({**meta, "final_states": [g["final"] for g in games]})),
         "seeds": np.asarray([g["seed"] for g in games], np.int64),
@@ -309,6 +348,9 @@ def save(path, meta: dict, games: list[dict]) -> None:
         "winner": np.asarray([g["winner"] for g in games], np.int8),
         "offsets": np.concatenate([[0], np.cumsum(lens)]).astype(np.int64),
         "actions": np.concatenate([np.asarray(g["actions"], np.int32) for g in games]),  # saved after a game, never empty
+        "searched": np.asarray([r[0] for r in rows], np.int64),
+        "candidates": cand,
+        "values": vals,
     }
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez_compressed(tmp, **arrays)
@@ -316,10 +358,15 @@ def save(path, meta: dict, games: list[dict]) -> None:
 
 
 def _games_of(data: dict) -> list[dict]:
-    meta, off = data["meta"], data["offsets"]
+    meta, off, sr = data["meta"], data["offsets"], data["searched"]
+
+    def search(i):  # game i's search rows, indexed within the game
+        lo, hi = np.searchsorted(sr, off[i]), np.searchsorted(sr, off[i + 1])
+        return [(int(sr[j] - off[i]), data["candidates"][j], data["values"][j]) for j in range(lo, hi)]
+
     return [{"seed": int(data["seeds"][i]), "learner": int(data["learner"][i]), "opponent": int(data["opponent"][i]),
              "winner": int(data["winner"][i]), "actions": data["actions"][off[i]:off[i + 1]],
-             "final": meta["final_states"][i]} for i in range(len(data["seeds"]))]
+             "final": meta["final_states"][i], "search": search(i)} for i in range(len(data["seeds"]))]
 
 
 def record(scenario: str, demonstrator: str, opponents: list[str], games: int, out, seed: int = DEFAULT_SEED,
@@ -359,6 +406,7 @@ def record(scenario: str, demonstrator: str, opponents: list[str], games: int, o
         if opp_name not in agents:
             agents[opp_name] = make_agent(opp_name, seed=0, game=env.game, deterministic=False)
         actions: list[int] = []
+        search: list[tuple] = []  # (index into actions, candidates' actions, their values) of each simulated decision
         opp = _Logged(agents[opp_name], actions)
         env.opponents = [opp] * env.n_gangs
         s = int(seed) + i
@@ -367,11 +415,13 @@ def record(scenario: str, demonstrator: str, opponents: list[str], games: int, o
         obs, _ = env.reset(seed=s)
         while not (env.game.done):
             a = int(demo.act(obs, env.action_masks(), game=env.game))
+            if getattr(demo, "last_search", None) is not None:
+                search.append((len(actions), *demo.last_search))
             actions.append(a)
             obs, *_ = env.step(a)
         w = env.game.winner if not env.game.truncated else -1
         done_games.append({"seed": s, "learner": side, "opponent": names.index(opp_name), "winner": int(w),
-                           "actions": actions, "final": state_hash(env.game)})
+                           "actions": actions, "final": state_hash(env.game), "search": search})
         if (i + 1) % save_every == 0 or i + 1 == games:
             save(out, meta, done_games)
             log(f"[demos] {i + 1}/{games} games, {time.time() - t0:.0f} s: {summary(done_games, names)}")
@@ -397,7 +447,8 @@ def info(path) -> str:
     meta = data["meta"]
     games = _games_of(data)
     return (f"{data['path']}: {len(games)} games, {len(data['actions'])} actions, scenario {meta['scenario']}, "
-            f"demonstrator {meta['demonstrator']}, seeds {meta['seed']}+ (necro_env {meta.get('necro_env')})\n"
+            f"demonstrator {meta['demonstrator']}, seeds {meta['seed']}+ (necro_env {meta.get('necro_env')}, "
+            f"format version {meta['version']}; {len(data['searched'])} decisions with the search's values)\n"
             f"{summary(games, meta['opponents'])}")
 
 

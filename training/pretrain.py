@@ -21,6 +21,8 @@ Config (``pretrain:`` in a training YAML, see configs/training/default.yaml)::
       batch_size: 256
       learning_rate: 0.001
       value_coef: 0.5
+      temperature: null       # with a recording of the search (demos:), clone a softmax of its candidates'
+                              # values / temperature where it simulated, instead of its choice alone
 
 The demonstration env is built by ``training.common.make_env_fn`` like every training env (so
 an opponent mix is drawn per game there too), as rank 700,000: game seeds ``seed * 1000 + 700_000
@@ -130,13 +132,47 @@ def _forward(policy, obs_t, masks):
     return dist, policy.value_net(latent_vf).flatten()
 
 
+def soft_targets(data: dict, temperature: float | None):
+    """Each decision's target distribution over at most C actions: (actions [N, C], probabilities
+    [N, C]). The demonstrator's action with probability 1, except, with a ``temperature``, where a
+    recorded search simulated its candidates (``data["search"]``, training/demos.py): there a
+    softmax over the candidates' actions of their values / temperature, an action's value being the
+    best of the candidates that play it (two policies may choose one action and continue
+    differently; the search plays the best pair's action). Padding: action 0 with probability 0."""
+    acts = data["actions"]
+    n = len(acts)
+    search = data.get("search") if temperature else None
+    c = 1 if search is None else search["candidates"].shape[1]
+    cand = np.zeros((n, c), np.int64)
+    prob = np.zeros((n, c), np.float32)
+    cand[:, 0], prob[:, 0] = acts, 1.0
+    if search is None:
+        return cand, prob
+    rows = np.flatnonzero((search["candidates"] >= 0).any(axis=1))
+    a = search["candidates"][rows].astype(np.int64)
+    v = search["values"][rows].astype(np.float64)
+    ok = a >= 0
+    for k in range(1, c):  # an action twice over: its best value, once
+        for j in range(k):
+            same = ok[:, k] & ok[:, j] & (a[:, j] == a[:, k])
+            v[same, j] = np.maximum(v[same, j], v[same, k])
+            ok[same, k] = False
+    v = np.where(ok, v / temperature, -np.inf)
+    e = np.exp(v - v.max(axis=1, keepdims=True))
+    cand[rows] = np.where(ok, a, 0)
+    prob[rows] = e / e.sum(axis=1, keepdims=True)
+    return cand, prob
+
+
 def clone(model, data: dict, epochs: int = 8, batch_size: int = 256, learning_rate: float = 1e-3,
-          value_coef: float = 0.5, seed: int = 0, log=print) -> list[dict]:
+          value_coef: float = 0.5, seed: int = 0, temperature: float | None = None, log=print) -> list[dict]:
     """Train ``model.policy`` (a MaskablePPO policy) on the demonstrations: masked cross-entropy on
-    the actions + value_coef x MSE on the returns. Returns one row per epoch (loss, accuracy)."""
+    the actions (on ``soft_targets`` with a ``temperature``) + value_coef x MSE on the returns.
+    Returns one row per epoch (loss, accuracy: the most probable action is the demonstrator's)."""
     import torch
     import torch.nn.functional as F
 
+    cand, prob = soft_targets(data, temperature)
     policy = model.policy
     policy.set_training_mode(True)
     opt = torch.optim.Adam(policy.parameters(), lr=learning_rate)
@@ -152,9 +188,9 @@ def clone(model, data: dict, epochs: int = 8, batch_size: int = 256, learning_ra
             acts = torch.as_tensor(data["actions"][idx], device=policy.device)
             masks = data["masks"][idx]
             dist, values = _forward(policy, obs_t, masks)
-            logp = dist.log_prob(acts)
+            logp = dist.distribution.logits.gather(1, torch.as_tensor(cand[idx], device=policy.device))  # normalised
             v_loss = F.mse_loss(values, torch.as_tensor(data["returns"][idx], device=policy.device))
-            p_loss = -logp.mean()
+            p_loss = -(torch.as_tensor(prob[idx], device=policy.device) * logp).sum(dim=1).mean()
             loss = p_loss + value_coef * v_loss
             opt.zero_grad()
             loss.backward()
@@ -179,7 +215,7 @@ def pretrain(model, cfg: dict, log=print) -> dict:
     p = cfg["pretrain"]
     data = collect(cfg, p["games"], p["demonstrator"], log=log)
     rows = clone(model, data, p["epochs"], p["batch_size"], p["learning_rate"], p["value_coef"], seed=cfg["seed"],
-                 log=log)
+                 temperature=p.get("temperature"), log=log)
     opponents = {o: data["opponents"].count(o) for o in dict.fromkeys(data["opponents"])}
     return {"demonstrator": p["demonstrator"], "games": p["games"], "decisions": int(len(data["actions"])),
             "demonstrator_results": data["results"], "opponents": opponents, "epochs": rows}

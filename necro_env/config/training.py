@@ -168,6 +168,9 @@ class PretrainFile(Strict):
     batch_size: int = Field(default=256, ge=1)
     learning_rate: float = Field(default=1e-3, gt=0)
     value_coef: float = Field(default=0.5, ge=0)  # weight of the value regression on the returns
+    # soft targets: a recorded search's candidates weighed by softmax(value / temperature) where it
+    # simulated (training/demos.py, version 2); None: its choice alone
+    temperature: Optional[float] = Field(default=None, gt=0)
 
 
 class TrainingFile(Strict):

@@ -220,3 +220,73 @@ def test_the_commands_check_a_recording_before_the_run_starts(recording, tmp_pat
                                          "holds 4 games"):
         pretrain.check_warm_start(load_config(tiny_config(extra=f'pretrain: {{demonstrator: "demos:{bad}", '
                                                                     f'games: 9}}\n')), "necro-train")
+
+
+SEARCH = "rollout(rollouts=2,horizon=8)"
+
+
+def test_a_search_is_recorded_with_its_candidates_values(tmp_path, tiny_config):
+    """Version 2: where the search simulated, its candidates' actions and mean values are kept with
+    the action it played (the best value's); a continued recording keeps them; replayed, they follow
+    the learner's decisions; a version-1 file reads as a recording without searches."""
+    one = tmp_path / "s.npz"
+    demos.record("scenarios/gang_fight.yaml", SEARCH, ["gunline"], 2, one, **QUIET)
+    data = demos.load(one)
+    assert data["meta"]["version"] == 2 and len(data["searched"]) > 0
+    played = data["actions"][data["searched"]]
+    best = data["candidates"][np.arange(len(played)), np.nanargmax(data["values"], axis=1)]
+    assert np.array_equal(played, best)
+    assert all(len(set(c)) > 1 for c in data["candidates"].tolist())  # simulated only where candidates differ
+    part = tmp_path / "p.npz"
+    demos.record("scenarios/gang_fight.yaml", SEARCH, ["gunline"], 1, part, **QUIET)
+    demos.record("scenarios/gang_fight.yaml", SEARCH, ["gunline"], 2, part, **QUIET)
+    cont = demos.load(part)
+    for k in ("actions", "searched", "candidates", "values"):
+        assert np.array_equal(cont[k], data[k], equal_nan=True), k
+    cfg = load_config(tiny_config())
+    got = demos.replay(cfg, one, **QUIET)
+    rows = np.flatnonzero((got["search"]["candidates"] >= 0).any(axis=1))
+    assert 0 < len(rows) <= len(data["searched"])  # the learner's searches (the opponent's actions are the feed's)
+    s = got["search"]
+    assert np.array_equal(got["actions"][rows], s["candidates"][rows, np.nanargmax(s["values"][rows], axis=1)])
+    # version 1 (before the values): read, replayed without a search
+    old = _rewrite(one, tmp_path / "v1.npz", meta={"version": 1})
+    with np.load(old) as z:
+        arrays = {k: z[k] for k in z.files if k not in ("searched", "candidates", "values")}
+    np.savez(old, **arrays)
+    assert len(demos.load(old)["searched"]) == 0 and "search" not in demos.replay(cfg, old, **QUIET)
+    bad = _rewrite(one, tmp_path / "bad.npz", searched=data["searched"] + len(data["actions"]))
+    with pytest.raises(demos.DemosError, match="bad.npz: damaged: the search values do not fit"):
+        demos.load(bad)
+
+
+def test_soft_targets_weigh_a_searchs_candidates_by_their_values():
+    """pretrain.temperature: softmax(value / T) over the candidates' actions, an action chosen by two
+    policies counted once at its best value; without a search (or a temperature) the action alone."""
+    data = {"actions": np.array([5, 105, 9]),
+            "search": {"candidates": np.array([[2, 2, 5], [105, 105, 102], [-1, -1, -1]]),
+                       "values": np.array([[0.0, -0.6, 0.0], [0.5, -0.1, 0.0], [np.nan] * 3], np.float32)}}
+    cand, prob = pretrain.soft_targets(data, 1.0)
+    assert cand.tolist() == [[2, 0, 5], [105, 0, 102], [9, 0, 0]]
+    assert np.allclose(prob[0], [0.5, 0, 0.5]) and np.allclose(prob[2], [1, 0, 0])
+    assert np.allclose(prob[1], [np.exp(0.5) / (np.exp(0.5) + 1), 0, 1 / (np.exp(0.5) + 1)])
+    cold = pretrain.soft_targets(data, 0.01)[1]
+    assert np.allclose(cold[1], [1, 0, 0], atol=1e-6)  # T -> 0: the search's own choice
+    cand, prob = pretrain.soft_targets(data, None)
+    assert cand.tolist() == [[5], [105], [9]] and prob.tolist() == [[1], [1], [1]]
+
+
+def test_a_clone_with_a_temperature_learns_the_softened_search(tmp_path, tiny_config):
+    """``pretrain: {temperature: T}`` on a recorded search: the warm start clones the soft targets
+    (its policy loss is their cross-entropy, so it differs from the hard labels' run)."""
+    rec = tmp_path / "s.npz"
+    demos.record("scenarios/gang_fight.yaml", SEARCH, ["gunline"], 2, rec, **QUIET)
+    from training.common import make_vec_env, new_model
+
+    losses = {}
+    for t in ("null", "0.5"):
+        cfg = load_config(tiny_config(extra=f'pretrain: {{demonstrator: "demos:{rec}", games: 2, epochs: 1, '
+                                            f'temperature: {t}}}\n'))
+        model = new_model(cfg, make_vec_env({**cfg, "n_envs": 1}), None)
+        losses[t] = pretrain.pretrain(model, cfg, **QUIET)["epochs"][0]["policy_loss"]
+    assert losses["0.5"] != losses["null"] and losses["0.5"] > 0
