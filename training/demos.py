@@ -346,7 +346,7 @@ def save(path, meta: dict, games: list[dict]) -> None:
         "learner": np.asarray([g["learner"] for g in games], np.int8),
         "opponent": np.asarray([g["opponent"] for g in games], np.int16),
         "winner": np.asarray([g["winner"] for g in games], np.int8),
-        "offsets": np.concatenate([[0], np.cumsum(lens)]).astype(np.int64),
+        "offsets": starts.astype(np.int64),
         "actions": np.concatenate([np.asarray(g["actions"], np.int32) for g in games]),  # saved after a game, never empty
         "searched": np.asarray([r[0] for r in rows], np.int64),
         "candidates": cand,

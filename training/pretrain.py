@@ -95,9 +95,9 @@ def check_warm_start(cfg: dict, prog: str, resume: bool = False) -> None:
     has no warm start: nothing is checked."""
     from .demos import PREFIX, DemosError, check
 
-    p = cfg.get("pretrain")
     if resume:
         return
+    p = cfg.get("pretrain")
     try:
         if cfg.get("init_from"):
             from .common import build_game_for, make_vec_env, new_model
