@@ -161,6 +161,18 @@ class _Feed:
         return a
 
 
+def _padded(rows: list, dtype) -> tuple:
+    """Search rows (candidates' actions, their values; None for a decision without a search) as two
+    [len(rows), C] arrays, C the widest row (at least 1): actions padded with -1, values with NaN."""
+    c = max([len(r[0]) for r in rows if r is not None], default=1)
+    cand = np.full((len(rows), c), -1, dtype)
+    vals = np.full((len(rows), c), np.nan, np.float32)
+    for i, r in enumerate(rows):
+        if r is not None:
+            cand[i, :len(r[0])], vals[i, :len(r[1])] = r
+    return cand, vals
+
+
 def stacked(obs_l, mask_l, act_l, ret_l, results: dict, opponents: list, search=None) -> dict:
     """Demonstrations as ``pretrain.clone`` takes them: the per-decision lists stacked into arrays
     (a dict observation stacked key by key). ``search``: per decision, the (candidates, values) rows
@@ -172,12 +184,7 @@ def stacked(obs_l, mask_l, act_l, ret_l, results: dict, opponents: list, search=
     out = {"obs": obs, "masks": np.stack(mask_l), "actions": np.asarray(act_l, np.int64),
            "returns": np.asarray(ret_l, np.float32), "results": results, "opponents": opponents}
     if search is not None and any(r is not None for r in search):
-        c = max(len(r[0]) for r in search if r is not None)
-        cand = np.full((len(search), c), -1, np.int64)
-        vals = np.full((len(search), c), np.nan, np.float32)
-        for i, r in enumerate(search):
-            if r is not None:
-                cand[i, :len(r[0])], vals[i, :len(r[1])] = r
+        cand, vals = _padded(search, np.int64)
         out["search"] = {"candidates": cand, "values": vals}
     return out
 
@@ -335,11 +342,7 @@ def save(path, meta: dict, games: list[dict]) -> None:
     lens = [len(g["actions"]) for g in games]
     starts = np.concatenate([[0], np.cumsum(lens)])
     rows = [(int(starts[i]) + k, c, v) for i, g in enumerate(games) for k, c, v in g.get("search", ())]
-    c = max([len(r[1]) for r in rows], default=1)
-    cand = np.full((len(rows), c), -1, np.int32)
-    vals = np.full((len(rows), c), np.nan, np.float32)
-    for j, (_, cs, vs) in enumerate(rows):
-        cand[j, :len(cs)], vals[j, :len(vs)] = cs, vs
+    cand, vals = _padded([(c, v) for _, c, v in rows], np.int32)
     arrays = {
         "meta": np.asarray(json.dumps({**meta, "final_states": [g["final"] for g in games]})),
         "seeds": np.asarray([g["seed"] for g in games], np.int64),

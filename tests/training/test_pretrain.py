@@ -147,12 +147,17 @@ def test_init_from_starts_a_run_from_a_checkpoints_policy(tmp_path, tiny_config)
         train.main(["--config", str(cfg), "--runs-dir", str(tmp_path), "--init-from", str(tmp_path / "nothing.zip")])
     wide = tiny_config(name="wide", total=64)
     wide.write_text(wide.read_text().replace("net_arch: [32]", "net_arch: [48]"))
+
+    def refused_before_the_run(config, folder, pattern):
+        """necro-train and necro-selfplay stop in one line matching ``pattern``; no run folder."""
+        for main, prog in ((train.main, "necro-train"), (selfplay.main, "necro-selfplay")):
+            with pytest.raises(SystemExit, match=rf"^{prog}: init_from: checkpoint .*final.zip" + pattern):
+                main(["--config", str(config), "--runs-dir", str(tmp_path / folder), "--init-from", str(src)])
+        assert not (tmp_path / folder).exists()
+
     # a network of another shape is refused before the run starts too, naming the first difference
-    for main, prog in ((train.main, "necro-train"), (selfplay.main, "necro-selfplay")):
-        with pytest.raises(SystemExit, match=rf"^{prog}: init_from: checkpoint .*final.zip: its policy network does "
-                                             rf"not fit this config's \(ppo.net_arch, ppo.extractor\): .*size mismatch"):
-            main(["--config", str(wide), "--runs-dir", str(tmp_path / "w"), "--init-from", str(src)])
-    assert not (tmp_path / "w").exists()
+    refused_before_the_run(wide, "w", r": its policy network does not fit this config's \(ppo.net_arch, "
+                                      r"ppo.extractor\): .*size mismatch")
     # the warm start itself (reached without the check) refuses it as a CheckpointMismatch
     from training.common import build_game_for
 
@@ -164,8 +169,5 @@ def test_init_from_starts_a_run_from_a_checkpoints_policy(tmp_path, tiny_config)
     # a checkpoint of another encoder is refused before the run starts, in one line (no run folder)
     other = tiny_config(name="other", total=64)
     other.write_text(other.read_text().replace("encoder: flat", "encoder: entity"))
-    for main, prog in ((train.main, "necro-train"), (selfplay.main, "necro-selfplay")):
-        with pytest.raises(SystemExit, match=rf"^{prog}: init_from: checkpoint .*final.zip does not match this env:\n"
-                                             rf"  encoder: checkpoint has 'flat', this env has 'entity'"):
-            main(["--config", str(other), "--runs-dir", str(tmp_path / "o"), "--init-from", str(src)])
-    assert not (tmp_path / "o").exists()
+    refused_before_the_run(other, "o", r" does not match this env:\n  encoder: checkpoint has 'flat', this env has "
+                                       r"'entity'")
