@@ -3,8 +3,9 @@
 A checkpoint is ``<stem>.zip`` (Stable-Baselines3) plus ``<stem>.meta.json`` written by
 :func:`save_checkpoint`. :func:`check_compatible` compares the metadata with the env a
 checkpoint is about to play and raises :class:`CheckpointMismatch` naming every field
-that differs (env version, encoder and its feature tables, observation shape, board
-name and size, action space); a missing/corrupt zip or metadata file is refused too.
+that differs (env version, encoder and its feature tables, the revisions of the scripts an
+``advised`` observation shows, observation shape, board name and size, action space); a
+missing/corrupt zip or metadata file is refused too.
 ``agents.fast_network`` refuses a ``ppo_fast --save`` network (.pt) it cannot load or play
 with the same exception, so one ``except CheckpointMismatch`` covers any saved policy file.
 """
@@ -79,6 +80,7 @@ def env_metadata(game, encoder_name: str) -> dict:
         "observation_space": _space_desc(enc.space(game)),
         "board": {"name": game.board.name, "height": int(d.height), "width": int(d.width)},
         "n_gangs": int(d.n_gangs),
+        "advisors": enc.advisors(),  # the scripts an advised observation shows, by revision (else None)
         "action_space": {"n": int(game.n_actions), "kinds": list(codec.KIND_NAMES),
                          "layout": [int(v) for v in game.layout]},
     }
@@ -119,7 +121,7 @@ def check_compatible(meta: dict, game, encoder_name: str | None = None, where: s
     """Raise CheckpointMismatch listing every field in which ``meta`` differs from (game, encoder)."""
     want = env_metadata(game, encoder_name or meta.get("encoder", "flat"))
     diffs = []
-    for key in ("env_version", "encoder", "encoder_features", "observation_space", "board", "n_gangs"):
+    for key in ("env_version", "encoder", "encoder_features", "observation_space", "board", "n_gangs", "advisors"):
         if meta.get(key) != want[key]:
             diffs.append(f"{key}: checkpoint has {meta.get(key)!r}, this env has {want[key]!r}")
     ma, wa = meta.get("action_space", {}), want["action_space"]

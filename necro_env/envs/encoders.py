@@ -467,6 +467,11 @@ class Encoder:
     def encode(self, game, gang: int):
         raise NotImplementedError
 
+    def advisors(self) -> dict | None:
+        """The scripted policies whose choices the observation shows, with their revisions
+        (``necro_env.policies.heuristics.REVISIONS``), or None: checkpoints record it."""
+        return None
+
     # ------------------------------------------------------------------ shared parts
     @staticmethod
     def fighters(game, gang: int) -> np.ndarray:
@@ -678,6 +683,12 @@ class AdvisedEncoder(TacticalEncoder):
         from .advice import advice
 
         return {**super().encode(game, gang), "advice": advice(game, gang)}
+
+    def advisors(self):
+        from ..policies.heuristics import REVISIONS
+        from .advice import ADVISOR_FEATURES
+
+        return {name: REVISIONS[name] for name in ADVISOR_FEATURES}
 
 
 class FlatEncoder(Encoder):

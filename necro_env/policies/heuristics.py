@@ -23,12 +23,14 @@ one; ties are broken with the player's own ``prng`` (never the game's dice).
   by expected damage plus the worth of pinning an enemy that could charge (:func:`pin_worth`)
   less the friends in the stray-shot corridor (:func:`stray_share`), never a shot that cannot
   hurt; in charge reach it shoots without aiming and moves out of reach with its second action;
-  it fights only when engaged and charges only to finish a Seriously Injured enemy; holding, the
+  it fights only when engaged and charges only to finish a Seriously Injured enemy (until it goes in to finish the enemy); holding, the
   fighters with nothing to do activate first, farthest from the enemy first (the others keep
   their activation for an enemy stepping into sight), and it closes open doors the enemy would
   come through. It advances under cover from round 8 on or while the enemy keeps away from its
   deployment zone (:func:`advancing`), and presses on, seen or not, when it outnumbers the enemy
-  1.2 to 1, from round 9, or while the enemy keeps away (:func:`pressing`): a draw is no win.
+  1.2 to 1 or while the enemy keeps away (:func:`pressing`); when it outnumbers the enemy 2 to 1,
+  and from round 9 on, it goes in to finish it, into its charge reach, charging when it has no shot
+  (:func:`finishing`): a draw is no win.
 
 Scores are in "points"; the tables at the top of each scorer (the sentry's: the constants at the
 top of the module) are the whole tuning.
@@ -154,10 +156,17 @@ UNSET = -(1 << 20)  # thr[0] of a threat field not computed yet (every real valu
 NEVER = -1e6  # the score of an action it does not take (its End may score below 0)
 PIN = 0.5  # a shot's worth of pinning a Standing enemy that could charge one of its fighters, x P(hit)
 STRAY = 0.3  # a shot's worth lost per friend in the stray-shot corridor, x its share (stray_share)
+# Each script's revision: raised whenever its decisions change. A network observing the scripts' choices
+# (the advised encoder, necro_env/envs/advice.py) learned the decisions of the revisions it was trained
+# with: its checkpoint records them and is refused by another (agents.checkpoint). Sentry 2 (session
+# 29): it goes in to finish a beaten enemy (finishing).
+REVISIONS = {"gunline": 1, "aggressor": 1, "sentry": 2}
+
 ADVANCE_ROUND = 8  # it holds its ground until this round, then advances under cover ...
 ADVANCE_GAP = 12  # ... or from round 3 on while no enemy is within this many steps of its deployment zone
-PRESS_RATIO = 1.2  # it presses on when it outnumbers the enemy this many to one ...
-PRESS_ROUND = 9  # ... or from this round on (or while the enemy keeps away)
+PRESS_RATIO = 1.2  # it presses on when it outnumbers the enemy this many to one (or while the enemy keeps away)
+FINISH_RATIO = 2.0  # it goes in to finish the enemy, into its charge reach, when it outnumbers it this many to one ...
+FINISH_ROUND = 9  # ... or from this round on (a draw is worth no more than a loss)
 # a cell's worth (sentry_place) and the moves (sentry_move)
 PLACE_REACH = 150.0  # lost in the enemy's charge reach
 PLACE_SLACK = 0.5  # per half-inch of threat slack (up to THR_LIM)
@@ -917,8 +926,9 @@ def advancing(s, st, b, me, field, memo):
 @leaf_njit(inline="always")
 def pressing(s, st, b, me, field, memo):
     """SENTRY: gang ``me`` presses on (advances and accepts being seen) when its fighters still in the
-    fight (Standing or Prone, not Seriously Injured) outnumber the enemy's PRESS_RATIO to 1, from
-    PRESS_ROUND on (a draw is worth no more than a loss), or while the enemy keeps away (kept_away)."""
+    fight (Standing or Prone, not Seriously Injured) outnumber the enemy's PRESS_RATIO to 1, while the
+    enemy keeps away (kept_away), or when it is finishing the enemy (:func:`finishing`): memo[M_PRESS]
+    is 2 when finishing, 1 when pressing only, 0 when holding."""
     if memo[M_PRESS] == UNKNOWN:
         mine = 0
         theirs = 0
@@ -928,10 +938,23 @@ def pressing(s, st, b, me, field, memo):
                     mine += 1
                 else:
                     theirs += 1
-        press = (s.g[b, G_ROUND] >= PRESS_ROUND or mine >= PRESS_RATIO * theirs
-                 or kept_away(s, st, b, me, field, memo))
-        memo[M_PRESS] = 1.0 if press else 0.0
+        if s.g[b, G_ROUND] >= FINISH_ROUND or (theirs > 0 and mine >= FINISH_RATIO * theirs):
+            memo[M_PRESS] = 2.0
+        elif mine >= PRESS_RATIO * theirs or kept_away(s, st, b, me, field, memo):
+            memo[M_PRESS] = 1.0
+        else:
+            memo[M_PRESS] = 0.0
     return memo[M_PRESS] > 0.0
+
+
+@leaf_njit(inline="always")
+def finishing(s, st, b, me, field, memo):
+    """SENTRY: gang ``me`` goes in to finish the enemy when it outnumbers it FINISH_RATIO to 1
+    (fighters in the fight, as :func:`pressing` counts them) or from FINISH_ROUND on: it presses on
+    into the enemy's charge reach, and charges like the gunline (when it has no shot worth taking).
+    Holding its ground, its fighters kept the last Pinned enemies down with shots they could not
+    wound with until the round limit (docs/training.md, "The sentry finishes")."""
+    return pressing(s, st, b, me, field, memo) and memo[M_PRESS] > 1.5
 
 
 @leaf_njit(inline="always")
@@ -940,12 +963,12 @@ def sentry_place(s, st, b, f, c, x, y, dg, field, thr, exposed, memo):
     (``exposed``: that many enemies within range see the cell): out of the enemy's charge reach
     (PLACE_REACH lost in it; the more slack the better), out of sight (PLACE_SEEN per enemy), few
     friends near it (CROWD), a little farther from the enemy while holding, nearer when advancing
-    (:func:`advancing`); pressing on (:func:`pressing`), out of charge reach and nearer to the enemy,
-    seen or not."""
+    (:func:`advancing`); pressing on (:func:`pressing`), out of charge reach (unless finishing:
+    :func:`finishing`) and nearer to the enemy, seen or not."""
     slack = threat_at(s, st, b, dg, thr, c)
     d = min(field_at(s, st, b, dg, field, c), 40)
     if pressing(s, st, b, dg, field, memo):
-        v = -PRESS_REACH if slack <= THREAT else 0.0
+        v = -PRESS_REACH if slack <= THREAT and not finishing(s, st, b, dg, field, memo) else 0.0
         return v - CROWD * crowd(s, b, f, x, y) - PRESS_SEEN * exposed - PRESS_ADVANCE * d
     v = -PLACE_REACH if slack <= THREAT else 0.0
     v += PLACE_SLACK * min(slack, THR_LIM) - CROWD * crowd(s, b, f, x, y) - PLACE_SEEN * exposed
@@ -1074,7 +1097,7 @@ def score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot, dg, memo, 
         return (700.0 if not shooter else 600.0) + 50.0 * melee_value(s, st, b, f, t)
     if kind == A_CHARGE:
         t = rel_to_global(s, b, me, p1)
-        if sen:
+        if sen and not finishing(s, st, b, dg, field, memo):
             # only to finish a Seriously Injured enemy (the free Coup de Grace) where no other enemy can
             # charge: a Pinned one stands up as it is engaged, a Standing one attacks back
             if can_shoot or s.fi[b, t, FI_POSTURE] != PO_SI or threat_at(

@@ -107,6 +107,61 @@ def test_in_charge_reach_with_nothing_to_shoot_it_moves_out_of_reach_and_does_no
     assert kind_of(g, AggressorAgent(seed=0).act(None, g.mask[0], game=g)) == "charge"
 
 
+def finish_position(round_, friends=0):
+    """``charge_position`` (a knife only: no shot) in round ``round_``, with ``friends`` more Orlock
+    gangers at the far end of the row (fighters in the fight: 1 + friends against 1)."""
+    s = fighter("orlock", "ganger", ["fighting_knife"], name="s")
+    fs = [fighter("orlock", "ganger", ["fighting_knife"], name=f"f{i}") for i in range(friends)]
+    e = fighter("goliath", "ganger", ["axe"], name="e")
+    places = [dict(fighter="s", cell=(12, 2), facing="W"), dict(fighter="e", cell=(6, 2), facing="E")]
+    places += [dict(fighter=f"f{i}", cell=(23, i), facing="W") for i in range(friends)]
+    g = scenario(OPEN, [gang("x", s, *fs), gang("y", e)], places)
+    g.activate("s", round_=round_)
+    return g
+
+
+@pytest.mark.parametrize("round_, friends, finishing", [
+    (1, 0, False), (8, 0, False),  # even numbers before FINISH_ROUND: it keeps out of the charge reach
+    (1, 1, True),  # two to one (FINISH_RATIO): it goes in
+    (H.FINISH_ROUND, 0, True),  # the last rounds: a draw is worth no more than a loss
+])
+def test_it_goes_in_to_finish_the_enemy_when_twice_as_many_or_late(round_, friends, finishing):
+    """The position of the test above (no shot, a Standing enemy that can charge it): holding or
+    pressing, the SENTRY moves out of the charge reach; finishing (twice the enemy's fighters in the
+    fight, or from FINISH_ROUND on) it charges, as the GUNLINE does when it has no shot. Holding its
+    ground there, its fighters used to keep the last Pinned enemies down with shots that could not
+    wound them until the round limit: the game a draw."""
+    assert H.FINISH_RATIO == 2.0 and H.FINISH_ROUND == 9
+    g = finish_position(round_, friends)
+    kinds = play_activation(g, SentryAgent(seed=0), "s")
+    if finishing:
+        assert kinds[0] == "charge"
+    else:
+        assert kinds[0] == "move" and "charge" not in kinds
+        x, y = cell_of(g, "s")
+        assert threat(g)[y, x] > H.THREAT
+
+
+def test_finishing_it_walks_into_the_charge_reach_toward_the_enemy():
+    """Out of reach of everything and with nothing to shoot, a lone SENTRY ganger (M5) facing a lone
+    Goliath (charge reach 7", 17" away) keeps out of its reach in round 1 and walks into it, two
+    Moves straight at it, from FINISH_ROUND on."""
+    def far(round_):
+        s = fighter("orlock", "ganger", ["fighting_knife"], name="s")
+        e = fighter("goliath", "ganger", ["axe"], name="e")
+        g = scenario(OPEN, [gang("x", s), gang("y", e)], [dict(fighter="s", cell=(23, 2), facing="W"),
+                                                         dict(fighter="e", cell=(6, 2), facing="E")])
+        g.activate("s", round_=round_)
+        play_activation(g, SentryAgent(seed=0), "s")
+        x, y = cell_of(g, "s")
+        return x, threat(g)[y, x]
+
+    x1, slack1 = far(1)
+    x9, slack9 = far(H.FINISH_ROUND)
+    assert slack1 > H.THREAT and slack9 <= H.THREAT
+    assert x9 == 23 - 10 and x9 < x1  # two Moves of 5" straight at the enemy
+
+
 def test_in_charge_reach_it_shoots_without_aiming_then_moves_out_of_reach():
     """With a gun and an enemy that can charge it, the SENTRY shoots at once (the GUNLINE aims first,
     which spends both actions), then uses its second action to get out of the charge reach."""

@@ -121,6 +121,32 @@ def test_the_advised_encoders_fingerprint_covers_its_advisors_and_the_tactical_t
     assert _encoder_fingerprint("advised") != before["advised"]
 
 
+def test_an_advised_checkpoint_records_its_advisors_revisions_and_another_revision_is_refused(monkeypatch):
+    """An advised observation shows the scripts' choices, so a network trained on it learned one
+    revision of each script (necro_env.policies.heuristics.REVISIONS): its metadata records them, and a
+    checkpoint of another revision (or of none: saved before session 29) is refused naming them.
+    Encoders without advice record None, so their checkpoints do not depend on the scripts."""
+    from agents.checkpoint import check_compatible, env_metadata
+    from necro_env.policies import heuristics as H
+
+    game = build_game()
+    meta = env_metadata(game, "advised")
+    assert meta["advisors"] == {"gunline": H.REVISIONS["gunline"], "aggressor": H.REVISIONS["aggressor"],
+                                "sentry": H.REVISIONS["sentry"]}
+    assert env_metadata(game, "tactical")["advisors"] is None
+    check_compatible(meta, game, "advised")
+    rev = H.REVISIONS["sentry"]
+    monkeypatch.setitem(H.REVISIONS, "sentry", rev + 1)
+    with pytest.raises(CheckpointMismatch, match=rf"advisors: checkpoint has \{{.*'sentry': {rev}\}}, this env "
+                                                 rf"has \{{.*'sentry': {rev + 1}\}}"):
+        check_compatible(meta, game, "advised")
+    old = {k: v for k, v in meta.items() if k != "advisors"}
+    with pytest.raises(CheckpointMismatch, match="advisors: checkpoint has None"):
+        check_compatible(old, game, "advised")
+    tactical = {k: v for k, v in env_metadata(game, "tactical").items() if k != "advisors"}
+    check_compatible(tactical, game, "tactical")  # recorded or not, None: still loads
+
+
 def test_make_agent_is_the_one_builder_of_every_spec(saved, tmp_path):
     """make_agent builds checkpoints as necro-eval plays them (most likely action) and as training
     opponents play them (deterministic=False: sampled from the agent's own seeded generator), in
