@@ -228,7 +228,9 @@ def main(argv=None):
         ap.error("--pairs must be at least 1")
     from necro_env.envs.necromunda_env import build_game
 
-    log = (lambda m: print(m, file=sys.stderr)) if args.json else print
+    # each match's line as soon as it is played, also when the output goes to a file (a match of 1,000
+    # games takes minutes; a block-buffered log shows nothing until the end)
+    log = (lambda m: print(m, file=sys.stderr, flush=True)) if args.json else (lambda m: print(m, flush=True))
     warm_up()
     game = build_game(args.scenario)
     try:

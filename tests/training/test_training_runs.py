@@ -116,6 +116,29 @@ def test_eval_cli_prints_json_with_ratings(tmp_path, capsys):
         assert (tmp_path / "eval" / f).is_file()
 
 
+def test_eval_cli_flushes_each_matchs_line_before_the_next_match(tmp_path, monkeypatch):
+    """Written to a file, stdout is block-buffered: necro-eval flushes each match's [eval] line as it
+    is played, so a log of a long evaluation shows the finished matches (it used to show nothing until
+    the end)."""
+    events = []
+
+    class Recorder:
+        def write(self, s):
+            if s.strip():
+                events.append(("write", s.split()[0]))
+            return len(s)
+
+        def flush(self):
+            events.append(("flush", None))
+
+    monkeypatch.setattr("sys.stdout", Recorder())
+    evaluate.main(["random", "aggressor", "gunline", "--pairs", "1", "--runs-dir", str(tmp_path)])
+    lines = [i for i, e in enumerate(events) if e == ("write", "[eval]")]
+    assert len(lines) == 3  # three matches
+    for i in lines:
+        assert ("flush", None) in events[i + 1:i + 3], events[i:i + 3]
+
+
 @pytest.mark.parametrize("module", ["training.train", "training.selfplay", "training.evaluate"])
 def test_cli_help(module):
     out = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True, text=True, cwd=ROOT,
