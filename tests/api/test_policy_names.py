@@ -51,6 +51,17 @@ def test_the_names_are_the_kernel_table_minus_external_in_order():
     assert BUILTIN_OPPONENTS == POLICY_NAMES
 
 
+def test_every_scripted_policy_has_a_revision_and_every_advisor_is_one():
+    """Checkpoints of the advised encoder record each advisor's revision (heuristics.REVISIONS), so a
+    new script needs one there; the advisors are scripted policies (random is no script)."""
+    from necro_env.envs.advice import ADVISOR_FEATURES
+    from necro_env.policies.heuristics import REVISIONS
+
+    assert tuple(REVISIONS) == tuple(n for n in POLICY_NAMES if n != "random")
+    assert all(isinstance(r, int) and r >= 1 for r in REVISIONS.values())
+    assert set(ADVISOR_FEATURES) <= set(REVISIONS)
+
+
 def test_the_agent_builder_knows_every_name_and_the_search_agent():
     from agents.base import BUILTIN, make_agent
 
