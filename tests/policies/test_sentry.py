@@ -58,14 +58,17 @@ OPEN = board("""
 """)
 
 
-def charge_position(weapons):
+def charge_position(weapons, round_=1, friends=0):
     """An Orlock ganger (M5) with ``weapons`` 6" from a Goliath ganger with an axe (M4: charge reach
-    4 + D3 = 7"), activated."""
+    4 + D3 = 7"), activated in round ``round_``; ``friends`` more Orlock gangers (knives) at the far
+    end of the row (fighters in the fight: 1 + friends against 1)."""
     s = fighter("orlock", "ganger", weapons, name="s")
+    fs = [fighter("orlock", "ganger", ["fighting_knife"], name=f"f{i}") for i in range(friends)]
     e = fighter("goliath", "ganger", ["axe"], name="e")
-    g = scenario(OPEN, [gang("x", s), gang("y", e)], [dict(fighter="s", cell=(12, 2), facing="W"),
-                                                     dict(fighter="e", cell=(6, 2), facing="E")])
-    g.activate("s")
+    places = [dict(fighter="s", cell=(12, 2), facing="W"), dict(fighter="e", cell=(6, 2), facing="E")]
+    places += [dict(fighter=f"f{i}", cell=(23, i), facing="W") for i in range(friends)]
+    g = scenario(OPEN, [gang("x", s, *fs), gang("y", e)], places)
+    g.activate("s", round_=round_)
     return g
 
 
@@ -107,19 +110,6 @@ def test_in_charge_reach_with_nothing_to_shoot_it_moves_out_of_reach_and_does_no
     assert kind_of(g, AggressorAgent(seed=0).act(None, g.mask[0], game=g)) == "charge"
 
 
-def finish_position(round_, friends=0):
-    """``charge_position`` (a knife only: no shot) in round ``round_``, with ``friends`` more Orlock
-    gangers at the far end of the row (fighters in the fight: 1 + friends against 1)."""
-    s = fighter("orlock", "ganger", ["fighting_knife"], name="s")
-    fs = [fighter("orlock", "ganger", ["fighting_knife"], name=f"f{i}") for i in range(friends)]
-    e = fighter("goliath", "ganger", ["axe"], name="e")
-    places = [dict(fighter="s", cell=(12, 2), facing="W"), dict(fighter="e", cell=(6, 2), facing="E")]
-    places += [dict(fighter=f"f{i}", cell=(23, i), facing="W") for i in range(friends)]
-    g = scenario(OPEN, [gang("x", s, *fs), gang("y", e)], places)
-    g.activate("s", round_=round_)
-    return g
-
-
 @pytest.mark.parametrize("round_, friends, finishing", [
     (1, 0, False), (8, 0, False),  # even numbers before FINISH_ROUND: it keeps out of the charge reach
     (1, 1, True),  # two to one (FINISH_RATIO): it goes in
@@ -132,7 +122,7 @@ def test_it_goes_in_to_finish_the_enemy_when_twice_as_many_or_late(round_, frien
     ground there, its fighters used to keep the last Pinned enemies down with shots that could not
     wound them until the round limit: the game a draw."""
     assert H.FINISH_RATIO == 2.0 and H.FINISH_ROUND == 9
-    g = finish_position(round_, friends)
+    g = charge_position(["fighting_knife"], round_, friends)
     kinds = play_activation(g, SentryAgent(seed=0), "s")
     if finishing:
         assert kinds[0] == "charge"
