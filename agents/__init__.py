@@ -13,9 +13,9 @@ See docs/training.md.
 """
 from .base import Agent, KernelAgent, SideAgent, agent_name, make_agent
 from .checkpoint import CheckpointAgent, CheckpointMismatch
-from .heuristic import AggressorAgent, GunlineAgent, SentryAgent
+from .heuristic import AggressorAgent, AmbusherAgent, GunlineAgent, SentryAgent
 from .random_agent import RandomAgent
 from .search import RolloutAgent
 
-__all__ = ["Agent", "KernelAgent", "RandomAgent", "GunlineAgent", "AggressorAgent", "SentryAgent",
+__all__ = ["Agent", "KernelAgent", "RandomAgent", "GunlineAgent", "AggressorAgent", "SentryAgent", "AmbusherAgent",
            "CheckpointAgent", "CheckpointMismatch", "RolloutAgent", "SideAgent", "agent_name", "make_agent"]

@@ -117,11 +117,11 @@ def make_agent(spec: str, seed: int = 0, game=None, deterministic: bool = True) 
     game raises ``agents.checkpoint.CheckpointMismatch`` (both ValueErrors; necro-eval reports them in one line).
     ``seed`` seeds the agent's own generator (every member of a side agent gets the same)."""
     from .checkpoint import CheckpointAgent
-    from .heuristic import AggressorAgent, GunlineAgent, SentryAgent
+    from .heuristic import AggressorAgent, AmbusherAgent, GunlineAgent, SentryAgent
     from .random_agent import RandomAgent
     from .search import RolloutAgent
 
-    table = {a.name: a for a in (RandomAgent, GunlineAgent, AggressorAgent, SentryAgent)}  # by POLICY_NAMES
+    table = {a.name: a for a in (RandomAgent, GunlineAgent, AggressorAgent, SentryAgent, AmbusherAgent)}  # by POLICY_NAMES
     if spec in table:
         return table[spec](seed=seed)
     search = search_spec(spec)

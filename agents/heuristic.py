@@ -1,7 +1,7 @@
-"""The scripted GUNLINE, AGGRESSOR and SENTRY agents: compiled kernels in necro_env/policies/heuristics.py."""
+"""The scripted GUNLINE, AGGRESSOR, SENTRY and AMBUSHER agents: compiled kernels in necro_env/policies/heuristics.py."""
 from __future__ import annotations
 
-from necro_env.policies.heuristics import aggressor_action, gunline_action, sentry_action
+from necro_env.policies.heuristics import aggressor_action, ambusher_action, gunline_action, sentry_action
 
 from .base import KernelAgent
 
@@ -28,3 +28,11 @@ class SentryAgent(KernelAgent):
 
     name = "sentry"
     kernel = staticmethod(sentry_action)
+
+
+class AmbusherAgent(KernelAgent):
+    """Lies in wait as the sentry until round 3 or until an enemy comes within 8 cells of one of its
+    fighters, then attacks as the aggressor."""
+
+    name = "ambusher"
+    kernel = staticmethod(ambusher_action)

@@ -1,4 +1,4 @@
-"""Decisions per second of the compiled policies (random, gunline, aggressor, sentry) playing every gang.
+"""Decisions per second of the compiled policies (agent_spec.POLICY_NAMES) playing every gang.
 
     python -m benchmarks.heuristic_speed [--policy gunline] [--seconds 8] [--batch 128] [--threads 1]
 
@@ -17,8 +17,10 @@ import time
 
 
 def main(argv=None) -> None:
+    from necro_env.config.agent_spec import POLICY_NAMES
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--policy", default="gunline", choices=("random", "gunline", "aggressor", "sentry"),
+    ap.add_argument("--policy", default="gunline", choices=POLICY_NAMES,
                     help="compiled policy for every gang (default gunline)")
     ap.add_argument("--seconds", type=float, default=8.0, help="how long to play (default 8)")
     ap.add_argument("--batch", type=int, default=128, help="games in the batch (default 128)")

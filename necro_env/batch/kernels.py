@@ -21,7 +21,7 @@ from numba import prange
 
 from .._numba_cache import leaf_njit
 from ..core.rng import rand_below, seed_game
-from ..policies.heuristics import aggressor_action, gunline_action, sentry_action
+from ..policies.heuristics import aggressor_action, ambusher_action, gunline_action, sentry_action
 from ..policies.random_policy import random_action
 from ..rulesets.necromunda.deploy import reset_game
 from ..rulesets.necromunda.engine import step
@@ -35,8 +35,9 @@ POLICY_RANDOM = 0
 POLICY_GUNLINE = 1
 POLICY_AGGRESSOR = 2
 POLICY_SENTRY = 3
+POLICY_AMBUSHER = 4
 POLICY_NAMES = {"random": POLICY_RANDOM, "gunline": POLICY_GUNLINE, "aggressor": POLICY_AGGRESSOR,
-                "sentry": POLICY_SENTRY, "external": POLICY_EXTERNAL}
+                "sentry": POLICY_SENTRY, "ambusher": POLICY_AMBUSHER, "external": POLICY_EXTERNAL}
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
@@ -65,6 +66,8 @@ def policy_action(pid, s, st, b, lay, mask, prng):
         return aggressor_action(s, st, b, lay, mask, prng)
     if pid == POLICY_SENTRY:
         return sentry_action(s, st, b, lay, mask, prng)
+    if pid == POLICY_AMBUSHER:
+        return ambusher_action(s, st, b, lay, mask, prng)
     return random_action(s, st, b, lay, mask, prng)
 
 

@@ -21,7 +21,7 @@ DEMOS = "demos:"  # recorded games as a warm start's demonstrator (training/demo
 # POLICY_NAMES, which also names "external", no playable policy; tests/api/test_policy_names.py
 # pins that the two agree). A fifth script is one more name here, its kernel id and its agent class.
 # This module stays free of numba, so the config layer can import it.
-POLICY_NAMES = ("random", "gunline", "aggressor", "sentry")
+POLICY_NAMES = ("random", "gunline", "aggressor", "sentry", "ambusher")
 
 
 def listed(names, last: str | None = "or") -> str:

@@ -1,6 +1,6 @@
 """Scripted Necromunda players as compiled policy kernels (signature: necro_env/policies/__init__.py).
 
-The three heuristics (one scorer, :func:`heuristic_action`, with a ``style``) decode every legal
+The heuristics (one scorer, :func:`heuristic_action`, with a ``style``) decode every legal
 index of ``mask[b]`` with the codec, score it with the engine's own queries (line of sight and
 cover, range bands, hit modifiers, wound and save targets, melee weapon choice) and play the best
 one; ties are broken with the player's own ``prng`` (never the game's dice).
@@ -32,6 +32,10 @@ one; ties are broken with the player's own ``prng`` (never the game's dice).
   (:func:`pressing`); when it outnumbers the enemy 2 to 1, and from round 9 on, it goes in to
   finish it, into its charge reach, charging when it has no shot (:func:`finishing`): a draw is
   no win.
+- **AMBUSHER** (:func:`ambusher_action`): the sentry's action while it lies in wait, before round 3
+  with no enemy within 8 cells of its fighters (:func:`ambushing`), the aggressor's after: the
+  aggressor's charge without its first rounds in the open, built as the stronger gang's teacher
+  (docs/training.md, "The ambusher").
 
 Scores are in "points"; the tables at the top of each scorer (the sentry's: the constants at the
 top of the module) are the whole tuning.
@@ -161,13 +165,15 @@ STRAY = 0.3  # a shot's worth lost per friend in the stray-shot corridor, x its 
 # (the advised encoder, necro_env/envs/advice.py) learned the decisions of the revisions it was trained
 # with: its checkpoint records them and is refused by another (agents.checkpoint). Sentry 2 (session
 # 29): it goes in to finish a beaten enemy (finishing).
-REVISIONS = {"gunline": 1, "aggressor": 1, "sentry": 2}
+REVISIONS = {"gunline": 1, "aggressor": 1, "sentry": 2, "ambusher": 1}
 
 ADVANCE_ROUND = 8  # it holds its ground until this round, then advances under cover ...
 ADVANCE_GAP = 12  # ... or from round 3 on while no enemy is within this many steps of its deployment zone
 PRESS_RATIO = 1.2  # it presses on when it outnumbers the enemy this many to one (or while the enemy keeps away)
 FINISH_RATIO = 2.0  # it goes in to finish the enemy, into its charge reach, when it outnumbers it this many to one ...
 FINISH_ROUND = 9  # ... or from this round on (a draw is worth no more than a loss)
+AMBUSH_ROUND = 3  # the ambusher lies in wait as the sentry until this round ...
+AMBUSH_REACH = 8  # ... or until an enemy is within this many cells of one of its fighters, then attacks as the aggressor
 # a cell's worth (sentry_place) and the moves (sentry_move)
 PLACE_REACH = 150.0  # lost in the enemy's charge reach
 PLACE_SLACK = 0.5  # per half-inch of threat slack (up to THR_LIM)
@@ -953,8 +959,8 @@ def finishing(s, st, b, me, field, memo):
     """SENTRY: gang ``me`` goes in to finish the enemy when it outnumbers it FINISH_RATIO to 1
     (fighters in the fight, as :func:`pressing` counts them) or from FINISH_ROUND on: it presses on
     into the enemy's charge reach, and charges like the gunline (when it has no shot worth taking).
-    Holding its ground, its fighters kept the last Pinned enemies down with shots they could not
-    wound with until the round limit (docs/training.md, "The sentry finishes")."""
+    Holding its ground out of the charge reach instead, it drew games in which it outnumbered the
+    enemy (docs/training.md, "The sentry finishes")."""
     return pressing(s, st, b, me, field, memo) and memo[M_PRESS] > 1.5
 
 
@@ -1301,6 +1307,27 @@ def heuristic_action(s, st, b, lay, mask, prng, style):
 
 
 @leaf_njit
+def ambushing(s, b, me):
+    """AMBUSHER: gang ``me`` still lies in wait: the round is before AMBUSH_ROUND and no enemy on the
+    board is within AMBUSH_REACH cells (straight-line distance between cell centres) of one of its
+    fighters on the board."""
+    if s.g[b, G_ROUND] >= AMBUSH_ROUND:
+        return False
+    nf = s.fi.shape[1]
+    for f in range(nf):
+        if s.fi[b, f, FI_STATE] != FS_ON or gang_of(s, b, f) != me:
+            continue
+        for e in range(nf):
+            if s.fi[b, e, FI_STATE] != FS_ON or gang_of(s, b, e) == me:
+                continue
+            dx = s.fi[b, e, FI_X] - s.fi[b, f, FI_X]
+            dy = s.fi[b, e, FI_Y] - s.fi[b, f, FI_Y]
+            if dx * dx + dy * dy <= AMBUSH_REACH * AMBUSH_REACH:
+                return False
+    return True
+
+
+@leaf_njit
 def gunline_action(s, st, b, lay, mask, prng):
     """GUNLINE heuristic (module docstring)."""
     return heuristic_action(s, st, b, lay, mask, prng, STYLE_GUNLINE)
@@ -1316,3 +1343,11 @@ def aggressor_action(s, st, b, lay, mask, prng):
 def sentry_action(s, st, b, lay, mask, prng):
     """SENTRY heuristic (module docstring)."""
     return heuristic_action(s, st, b, lay, mask, prng, STYLE_SENTRY)
+
+
+@leaf_njit
+def ambusher_action(s, st, b, lay, mask, prng):
+    """AMBUSHER heuristic (module docstring): the sentry's action while it lies in wait
+    (:func:`ambushing`), the aggressor's after."""
+    style = STYLE_SENTRY if ambushing(s, b, s.g[b, G_DGANG]) else STYLE_AGGRESSOR
+    return heuristic_action(s, st, b, lay, mask, prng, style)

@@ -41,7 +41,7 @@ def test_kernel_agents_need_the_game_and_make_agent_refuses_unknown_names(game):
     game.reset(0)
     with pytest.raises(ValueError, match="needs the Game"):
         GunlineAgent().act(None, game.mask[0])
-    with pytest.raises(ValueError, match="unknown agent 'sniper'.*random, gunline, aggressor, sentry"):
+    with pytest.raises(ValueError, match="unknown agent 'sniper'.*random, gunline, aggressor, sentry, ambusher"):
         make_agent("sniper")
     assert isinstance(make_agent("aggressor"), KernelAgent)
 

@@ -231,7 +231,7 @@ def test_rating_anchors_put_the_heuristics_on_the_snapshots_scale(tmp_path):
         assert {r["agent"] for r in csv.DictReader(fh)} == {"random", "snap_0", "snap_32", "gunline", "aggressor"}
     with pytest.raises(SystemExit, match="must include random"):
         ppo_fast.parse_args(["--opponent", "self", "--rating-anchors", "gunline"])
-    with pytest.raises(SystemExit, match="--rating-anchors must be random, gunline, aggressor or sentry"):
+    with pytest.raises(SystemExit, match="--rating-anchors must be random, gunline, aggressor, sentry or ambusher"):
         ppo_fast.parse_args(["--opponent", "self", "--rating-anchors", "random,self"])
 
 

@@ -66,7 +66,7 @@ def test_batched_vec_env_is_built_from_the_config(tmp_path):
 
 @pytest.mark.parametrize("field, kwargs, allowed", [
     ("encoder", {"encoder": "flat"}, "expected 'entity'"),
-    ("opponent", {"opponent": "runs/x/final.zip"}, "expected random, gunline, aggressor or sentry"),
+    ("opponent", {"opponent": "runs/x/final.zip"}, "expected random, gunline, aggressor, sentry or ambusher"),
     ("opponent.runs/x/final.zip", {"opponent": "{random: 1.0, runs/x/final.zip: 1.0}"}, "built-in opponents"),
 ])
 def test_batched_configs_outside_what_the_batch_plays_are_refused(tmp_path, field, kwargs, allowed):

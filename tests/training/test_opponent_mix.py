@@ -28,7 +28,7 @@ def test_bad_opponent_mix_is_refused_naming_file_field_value_and_allowed(tiny_co
         load_config(path)
     msg = str(err.value)
     assert str(path) in msg and f"field '{field}'" in msg and f"got {value}" in msg
-    assert "random, gunline, aggressor, sentry or a checkpoint path" in msg or "weight > 0" in msg
+    assert "random, gunline, aggressor, sentry, ambusher or a checkpoint path" in msg or "weight > 0" in msg
 
 
 def test_demonstrator_and_eval_opponents_are_checked_like_opponents(tiny_config):
@@ -152,7 +152,7 @@ def test_search_demonstrators_with_parameters_are_accepted(tiny_config, demonstr
 
 @pytest.mark.parametrize("demonstrator, words", [
     ("rollout(rollouts=0)", "rollouts='0'; expected an integer >= 1"),
-    ("rollout:gunlin", "expected random, gunline, aggressor, sentry, rollout, a checkpoint path"),
+    ("rollout:gunlin", "expected random, gunline, aggressor, sentry, ambusher, rollout, a checkpoint path"),
     ("sides:rollout(horizn=3),gunline", "'horizn=3' is not a parameter"),
 ])
 def test_bad_search_demonstrators_are_config_errors(tiny_config, demonstrator, words):
