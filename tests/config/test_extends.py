@@ -56,9 +56,11 @@ def test_the_shipped_variants_extend_their_base():
     assert {k for k in tactical if tactical[k] != cand[k]} == {"name", "encoder", "pretrain"}
     assert cand["encoder"] == "advised" and cand["pretrain"] == {**tactical["pretrain"],
                                                                  "demonstrator": "sides:sentry,aggressor"}
-    # the default since session 26: that candidate cut to 4 cloning epochs and 50k PPO steps
+    # the default since session 26: that candidate cut to 4 cloning epochs and 50k PPO steps, since
+    # session 30 with the ambusher as the Goliath side's demonstrator
     assert {k for k in cand if cand[k] != default[k]} == {"name", "pretrain", "total_timesteps"}
-    assert default["pretrain"] == {**cand["pretrain"], "epochs": 4} and default["total_timesteps"] == 50_000
+    assert default["pretrain"] == {**cand["pretrain"], "epochs": 4, "demonstrator": "sides:sentry,ambusher"}
+    assert default["total_timesteps"] == 50_000
 
 
 @pytest.mark.parametrize("text, field, expect", [
