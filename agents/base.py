@@ -121,7 +121,8 @@ def make_agent(spec: str, seed: int = 0, game=None, deterministic: bool = True) 
     from .random_agent import RandomAgent
     from .search import RolloutAgent
 
-    table = {a.name: a for a in (RandomAgent, GunlineAgent, AggressorAgent, SentryAgent, AmbusherAgent)}  # by POLICY_NAMES
+    # by POLICY_NAMES
+    table = {a.name: a for a in (RandomAgent, GunlineAgent, AggressorAgent, SentryAgent, AmbusherAgent)}
     if spec in table:
         return table[spec](seed=seed)
     search = search_spec(spec)

@@ -19,7 +19,7 @@ DEMOS = "demos:"  # recorded games as a warm start's demonstrator (training/demo
 # The compiled scripted policies, by name: the one list that every name check, error message and help
 # text of the agents, configs and scripts is built from (their ids are necro_env/batch/kernels.py
 # POLICY_NAMES, which also names "external", no playable policy; tests/api/test_policy_names.py
-# pins that the two agree). A fifth script is one more name here, its kernel id and its agent class.
+# pins that the two agree). Another script is one more name here, its kernel id and its agent class.
 # This module stays free of numba, so the config layer can import it.
 POLICY_NAMES = ("random", "gunline", "aggressor", "sentry", "ambusher")
 

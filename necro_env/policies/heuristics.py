@@ -164,7 +164,7 @@ STRAY = 0.3  # a shot's worth lost per friend in the stray-shot corridor, x its 
 # Each script's revision: raised whenever its decisions change. A network observing the scripts' choices
 # (the advised encoder, necro_env/envs/advice.py) learned the decisions of the revisions it was trained
 # with: its checkpoint records them and is refused by another (agents.checkpoint). Sentry 2 (session
-# 29): it goes in to finish a beaten enemy (finishing).
+# 29): it goes in to finish a beaten enemy (finishing). Ambusher 1: session 30's fourth script.
 REVISIONS = {"gunline": 1, "aggressor": 1, "sentry": 2, "ambusher": 1}
 
 ADVANCE_ROUND = 8  # it holds its ground until this round, then advances under cover ...
@@ -173,7 +173,7 @@ PRESS_RATIO = 1.2  # it presses on when it outnumbers the enemy this many to one
 FINISH_RATIO = 2.0  # it goes in to finish the enemy, into its charge reach, when it outnumbers it this many to one ...
 FINISH_ROUND = 9  # ... or from this round on (a draw is worth no more than a loss)
 AMBUSH_ROUND = 3  # the ambusher lies in wait as the sentry until this round ...
-AMBUSH_REACH = 8  # ... or until an enemy is within this many cells of one of its fighters, then attacks as the aggressor
+AMBUSH_REACH = 8  # ... or until an enemy comes within this many cells of its fighters; then the aggressor
 # a cell's worth (sentry_place) and the moves (sentry_move)
 PLACE_REACH = 150.0  # lost in the enemy's charge reach
 PLACE_SLACK = 0.5  # per half-inch of threat slack (up to THR_LIM)

@@ -1,20 +1,16 @@
 """The AMBUSHER heuristic (necro_env/policies/heuristics.py, ``ambusher_action``; agents.AmbusherAgent):
 it plays the SENTRY's action while it lies in wait (before AMBUSH_ROUND, no enemy within AMBUSH_REACH
-cells of its fighters) and the AGGRESSOR's after; legal and reproducible whole games; its
-registration as a built-in agent, opponent, demonstrator and compiled policy."""
-import numpy as np
+cells of its fighters) and the AGGRESSOR's after; its registration as a built-in agent, opponent,
+demonstrator and compiled policy (whole games: test_scripts.py)."""
 import pytest
 
-from agents import AggressorAgent, AmbusherAgent, GunlineAgent, RandomAgent, SentryAgent, make_agent
+from agents import AggressorAgent, AmbusherAgent, SentryAgent, make_agent
 from agents.base import BUILTIN, agent_name
-from agents.play import play_game
-from necro_env.batch import BatchedGames, policy_id
 from necro_env.batch import kernels as K
 from necro_env.config import agent_spec
 from necro_env.config.training import BUILTIN_OPPONENTS
-from necro_env.envs.necromunda_env import build_game
 from necro_env.policies import heuristics as H
-from necro_env.testing import CheckedAgent, board, fighter, gang, kind_of, scenario
+from necro_env.testing import board, fighter, gang, kind_of, scenario
 
 OPEN = board("""
 ........................
@@ -23,11 +19,6 @@ OPEN = board("""
 ........................
 ........................
 """)
-
-
-@pytest.fixture(scope="module")
-def game():
-    return build_game()
 
 
 def waiting(gap, round_=1):
@@ -68,48 +59,6 @@ def test_it_lies_in_wait_as_the_sentry_then_attacks_as_the_aggressor(gap, round_
         assert kind_of(g, a) != "charge" and x - before >= gap  # no step toward the enemy
     else:
         assert x - before < gap  # a move toward the enemy or a charge into contact
-
-
-@pytest.mark.parametrize("other", [GunlineAgent, AggressorAgent, RandomAgent])
-def test_whole_games_on_both_sides_are_legal_and_leave_the_dice_alone(game, other):
-    for seed, side in ((5, 0), (6, 1)):
-        agents = [CheckedAgent(other(seed=1)), CheckedAgent(other(seed=1))]
-        agents[side] = CheckedAgent(AmbusherAgent(seed=2))
-        r = play_game(game, agents, seed=seed)
-        assert game.done and agents[side].n > 20 and r.decisions == agents[0].n + agents[1].n
-
-
-def test_same_seeds_same_game(game):
-    runs = [play_game(game, [make_agent("gunline"), make_agent("ambusher")], seed=12, record=True) for _ in range(2)]
-    assert [(g, x) for g, x, _ in runs[0].events] == [(g, x) for g, x, _ in runs[1].events]
-    assert (runs[0].winner, runs[0].rounds) == (runs[1].winner, runs[1].rounds)
-
-
-def test_the_batched_kernel_is_the_agents_kernel(game):
-    """Policy id POLICY_AMBUSHER plays ambusher_action: BatchedGames.sample("ambusher") on copies of a
-    game equals the agent's choice with the same generator, through the switch to the aggressor."""
-    assert K.POLICY_NAMES["ambusher"] == K.POLICY_AMBUSHER == policy_id("ambusher")
-    g = game.clone().reset(7)
-    agent = AmbusherAgent(seed=3)
-    other = GunlineAgent(seed=4)
-    bg = BatchedGames(g, 2, seed=0)
-    rounds = set()
-    for _ in range(400):
-        if g.done or g.round > H.AMBUSH_ROUND:
-            break
-        if g.current_gang == 1:
-            rounds.add(g.round)
-            bg.load(g)
-            prng = np.repeat(agent.prng, 2, axis=0)
-            want = bg.sample("ambusher", prng=prng)
-            a = agent.act(None, g.mask[0], game=g)
-            assert want.tolist() == [a, a]
-        else:
-            a = other.act(None, g.mask[0], game=g)
-        g.step(a)
-    assert {1, H.AMBUSH_ROUND} <= rounds
-    counts = BatchedGames(game, 2, seed=11).reset().play(3000, "ambusher")
-    assert counts[:, 0].sum() == 6000 and counts[:, 1].sum() >= 2  # decisions, finished games
 
 
 def test_it_is_a_built_in_agent_opponent_and_demonstrator():

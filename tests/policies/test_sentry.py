@@ -1,29 +1,20 @@
 """The SENTRY heuristic (necro_env/policies/heuristics.py, STYLE_SENTRY; agents.SentryAgent): its
 distinctive choices in scripted positions (out of charge reach, shoot first and fall back, no step
 into the open without a shot, the best target, fight back only when engaged), its parts (the threat
-field, the stray-shot share), legal and reproducible whole games, and its registration as a built-in
-agent and compiled policy."""
+field, the stray-shot share), and its registration as a built-in agent and compiled policy (whole
+games: test_scripts.py)."""
 import numpy as np
 import pytest
 
-from agents import AggressorAgent, GunlineAgent, RandomAgent, SentryAgent, make_agent
+from agents import AggressorAgent, GunlineAgent, SentryAgent, make_agent
 from agents.base import BUILTIN, agent_name
-from agents.play import play_game
 from agents.search import RolloutAgent
-from necro_env.batch import BatchedGames, policy_id
 from necro_env.batch import kernels as K
 from necro_env.config import agent_spec
 from necro_env.config.training import BUILTIN_OPPONENTS
-from necro_env.envs.necromunda_env import build_game
 from necro_env.policies import heuristics as H
 from necro_env.rulesets.necromunda import codec as C
-from necro_env.testing import CheckedAgent, board, fighter, gang, kind_of, scenario
-
-
-@pytest.fixture(scope="module")
-def game():
-    return build_game()
-
+from necro_env.testing import board, fighter, gang, kind_of, scenario
 
 
 def cell_of(g, name):
@@ -267,45 +258,6 @@ def test_coup_de_grace_first():
         dict(fighter="e2", cell=(8, 2), facing="W")])
     g.activate("a")
     assert kind_of(g, SentryAgent(seed=0).act(None, g.mask[0], game=g)) == "coup_de_grace"
-
-
-@pytest.mark.parametrize("other", [GunlineAgent, AggressorAgent, RandomAgent])
-def test_whole_games_on_both_sides_are_legal_and_leave_the_dice_alone(game, other):
-    for seed, side in ((5, 0), (6, 1)):
-        agents = [CheckedAgent(other(seed=1)), CheckedAgent(other(seed=1))]
-        agents[side] = CheckedAgent(SentryAgent(seed=2))
-        r = play_game(game, agents, seed=seed)
-        assert game.done and agents[side].n > 20 and r.decisions == agents[0].n + agents[1].n
-
-
-def test_same_seeds_same_game(game):
-    runs = [play_game(game, [make_agent("sentry"), make_agent("gunline")], seed=12, record=True) for _ in range(2)]
-    assert [(g, x) for g, x, _ in runs[0].events] == [(g, x) for g, x, _ in runs[1].events]
-    assert (runs[0].winner, runs[0].rounds) == (runs[1].winner, runs[1].rounds)
-
-
-def test_the_batched_kernel_is_the_agents_kernel(game):
-    """Policy id POLICY_SENTRY plays sentry_action: BatchedGames.sample("sentry") on copies of a game
-    equals the agent's choice with the same generator; whole batched games run."""
-    assert K.POLICY_NAMES["sentry"] == K.POLICY_SENTRY == policy_id("sentry")
-    g = game.clone().reset(7)
-    agent = SentryAgent(seed=3)
-    other = GunlineAgent(seed=4)
-    bg = BatchedGames(g, 2, seed=0)
-    for _ in range(60):
-        if g.done:
-            break
-        if g.current_gang == 0:
-            bg.load(g)
-            prng = np.repeat(agent.prng, 2, axis=0)
-            want = bg.sample("sentry", prng=prng)
-            a = agent.act(None, g.mask[0], game=g)
-            assert want.tolist() == [a, a]
-        else:
-            a = other.act(None, g.mask[0], game=g)
-        g.step(a)
-    counts = BatchedGames(game, 2, seed=11).reset().play(3000, "sentry")  # the sentry on both sides
-    assert counts[:, 0].sum() == 6000 and counts[:, 1].sum() >= 2  # decisions, finished games
 
 
 def test_it_is_a_built_in_agent_opponent_and_search_policy(tmp_path):

@@ -26,7 +26,8 @@ def test_the_search_agent_can_demonstrate(tiny_config):
     n = len(data["actions"])
     assert n > 10 and data["masks"][np.arange(n), data["actions"]].all()
     from necro_env.config.errors import ConfigError
-    with pytest.raises(ConfigError, match="expected random, gunline, aggressor, sentry, ambusher, rollout, a checkpoint"):
+    with pytest.raises(ConfigError,
+                       match="expected random, gunline, aggressor, sentry, ambusher, rollout, a checkpoint"):
         load_config(tiny_config(extra="pretrain: {demonstrator: rolout}\n"))
 
 
