@@ -50,9 +50,9 @@ def test_it_lies_in_wait_as_the_sentry_then_attacks_as_the_aggressor(gap, round_
     assert bool(H.ambushing(g.state, 0, 0)) == waits
     sentry, aggressor = first_choice(g, SentryAgent(seed=5)), first_choice(g, AggressorAgent(seed=5))
     assert sentry != aggressor and kind_of(g, aggressor) in ("move", "charge")
-    assert first_choice(g, AmbusherAgent(seed=5)) == (sentry if waits else aggressor)
-    before = g.fighter("e")["cell"][0]
     a = first_choice(g, AmbusherAgent(seed=5))
+    assert a == (sentry if waits else aggressor)
+    before = g.fighter("e")["cell"][0]
     g.step(a)
     x = g.fighter("s")["cell"][0]
     if waits:
