@@ -165,7 +165,7 @@ STRAY = 0.3  # a shot's worth lost per friend in the stray-shot corridor, x its 
 # (the advised encoder, necro_env/envs/advice.py) learned the decisions of the revisions it was trained
 # with: its checkpoint records them and is refused by another (agents.checkpoint). Sentry 2 (session
 # 29): it goes in to finish a beaten enemy (finishing). Ambusher 1: session 30's fourth script.
-REVISIONS = {"gunline": 1, "aggressor": 1, "sentry": 2, "ambusher": 1}
+REVISIONS = {"gunline": 1, "aggressor": 1, "sentry": 2, "ambusher": 2}
 
 ADVANCE_ROUND = 8  # it holds its ground until this round, then advances under cover ...
 ADVANCE_GAP = 12  # ... or from round 3 on while no enemy is within this many steps of its deployment zone
@@ -1309,8 +1309,9 @@ def heuristic_action(s, st, b, lay, mask, prng, style):
 @leaf_njit
 def ambushing(s, b, me):
     """AMBUSHER: gang ``me`` still lies in wait: the round is before AMBUSH_ROUND and no enemy on the
-    board is within AMBUSH_REACH cells (straight-line distance between cell centres) of one of its
-    fighters on the board."""
+    board is within AMBUSH_REACH cells of one of its fighters on the board (the straight-line
+    distance between cell centres with the floor-height difference, as the rules measure it:
+    query.dist2; revision 1 left out the height, which only boards with levels have)."""
     if s.g[b, G_ROUND] >= AMBUSH_ROUND:
         return False
     nf = s.fi.shape[1]
@@ -1320,9 +1321,7 @@ def ambushing(s, b, me):
         for e in range(nf):
             if s.fi[b, e, FI_STATE] != FS_ON or gang_of(s, b, e) == me:
                 continue
-            dx = s.fi[b, e, FI_X] - s.fi[b, f, FI_X]
-            dy = s.fi[b, e, FI_Y] - s.fi[b, f, FI_Y]
-            if dx * dx + dy * dy <= AMBUSH_REACH * AMBUSH_REACH:
+            if dist2(s, b, f, e) <= AMBUSH_REACH * AMBUSH_REACH:
                 return False
     return True
 

@@ -10,6 +10,7 @@ from necro_env.batch import kernels as K
 from necro_env.config import agent_spec
 from necro_env.config.training import BUILTIN_OPPONENTS
 from necro_env.policies import heuristics as H
+from necro_env.rulesets.necromunda.state import FI_Z
 from necro_env.testing import board, fighter, gang, kind_of, scenario
 
 OPEN = board("""
@@ -21,12 +22,12 @@ OPEN = board("""
 """)
 
 
-def waiting(gap, round_=1):
+def waiting(gap, round_=1, board_=OPEN):
     """An Orlock ganger with a knife activated in round ``round_`` on an open row, a Goliath ganger
     with an axe ``gap`` cells to its west (nothing to shoot, nothing else on the board)."""
     s = fighter("orlock", "ganger", ["fighting_knife"], name="s")
     e = fighter("goliath", "ganger", ["axe"], name="e")
-    g = scenario(OPEN, [gang("x", s), gang("y", e)],
+    g = scenario(board_, [gang("x", s), gang("y", e)],
                  [dict(fighter="s", cell=(22, 2), facing="W"), dict(fighter="e", cell=(22 - gap, 2), facing="E")])
     g.activate("s", round_=round_)
     return g
@@ -70,3 +71,16 @@ def test_it_is_a_built_in_agent_opponent_and_demonstrator():
     assert [a.name for a in side.agents] == ["sentry", "ambusher"]
     search = make_agent("rollout(policies=gunline+ambusher,opponents=ambusher)")
     assert search.policies == [K.POLICY_GUNLINE, K.POLICY_AMBUSHER] and search.opponents == [K.POLICY_AMBUSHER]
+
+
+def test_it_measures_the_reach_with_the_height_difference():
+    """Revision 2 (docs/training.md, "The ambusher"): AMBUSH_REACH is measured as the rules measure
+    distance (rules §1.2: query.dist2 counts the floor-height difference). An enemy 6 cells away on
+    the same floor is within 8 cells; on a floor 6" higher it is sqrt(36 + 36) = 8.5 cells away, and
+    the ambusher still lies in wait (revision 1, counting only dx and dy, attacked)."""
+    assert H.REVISIONS["ambusher"] == 2
+    raised = board("\n".join(["." * 24] * 5), heights="\n".join(["0" * 16 + "6" + "0" * 7] * 5))
+    assert not H.ambushing(waiting(6).state, 0, 0)
+    g = waiting(6, board_=raised)
+    assert g.fighter("e")["cell"] == (16, 2) and g.state.fi[0, g.fid("e"), FI_Z] == 6
+    assert H.ambushing(g.state, 0, 0)
