@@ -3,11 +3,15 @@
     necro-eval random gunline aggressor runs/maskppo_default/final.zip [--pairs 100] [--name NAME] [--json]
     necro-eval gunline aggressor random --against random --pairs 500      # each heuristic vs random only
     necro-eval gunline aggressor runs/ppo_fast_pointer_planes_draw.pt     # a training/ppo_fast.py --save network
+    necro-eval sentry gunline --against gunline --pairs 500 --streams 8    # every pair again with 7 other player seeds
 
 Every pair of agents plays ``--pairs`` seeds twice, with sides swapped: both games of a
 pair use the same game seed, so the same deployment and the same dice stream (agents
 draw their own choices from their own generators, never from the game's dice), which
-cancels most of the luck of the dice out of the comparison. Reported per match: wins,
+cancels most of the luck of the dice out of the comparison. With ``--streams K`` every pair is
+played K times, the k-th time with the players' generators seeded ``STREAM_STEP * k`` further on
+(k = 0: the usual games): the scripts' tie-breaks and a sampling agent's draws vary, the game
+seeds do not (docs/training.md, "Repeats with other player seeds"). Reported per match: wins,
 draws and losses of the first agent, its score ((W + D/2) / N) with a 95% Wilson
 interval. Ratings: a Bradley-Terry fit over all games (a draw counts half a win to each
 side), on the Elo scale (400 x log10 odds), anchored at 0 for ``random`` when it plays
@@ -72,28 +76,45 @@ def bradley_terry(names, matches, iters: int = 2000, prior: float = 0.5) -> dict
 
 
 # ------------------------------------------------------------------ games
-def paired_match(game, a, b, pairs: int, seed0: int = 0) -> dict:
+STREAM_STEP = 7919  # stream k seeds the player of gang g with seed * 1000 + g + 1 + STREAM_STEP * k (agents.play)
+
+
+def stream_seeds(seed: int, k: int):
+    """The players' generator seeds of game ``seed`` in stream ``k`` (one per gang); None for
+    stream 0, the default of ``agents.play.play_game`` (seed * 1000 + g + 1)."""
+    return None if k == 0 else [seed * 1000 + g + 1 + STREAM_STEP * k for g in (0, 1)]
+
+
+def paired_match(game, a, b, pairs: int, seed0: int = 0, streams: int = 1) -> dict:
     """``pairs`` seeds, each played with a as gang 0 then with sides swapped; counts are a's.
     ``by_side[g]`` holds a's [win, draw, loss] while it played gang g: on a scenario whose gangs
-    differ, the side can decide more games than the agents do (docs/training.md, "Sides")."""
+    differ, the side can decide more games than the agents do (docs/training.md, "Sides").
+    ``streams``: every pair is played that many times, stream k with the players' generators seeded
+    by :func:`stream_seeds` (the same deployments and dice, other tie-breaks and sampled choices);
+    ``by_stream[k]`` holds a's [win, draw, loss] in stream k, the other counts are over all streams."""
     if game.dims.n_gangs != 2:
         raise ValueError(f"paired evaluation needs a 2-gang scenario, got {game.dims.n_gangs} gangs")
+    if streams < 1:
+        raise ValueError(f"streams must be at least 1, got {streams}")
     from agents.play import play_game
 
     out = {"win": 0, "draw": 0, "loss": 0, "games": 0, "truncated": 0, "rounds": 0, "decisions": 0,
-           "by_side": [[0, 0, 0], [0, 0, 0]]}
-    for i in range(pairs):
-        seed = seed0 + i
-        for side in (0, 1):
-            seats = [a, b] if side == 0 else [b, a]
-            r = play_game(game, seats, seed=seed)
-            out["games"] += 1
-            out["truncated"] += int(r.truncated)
-            out["rounds"] += r.rounds
-            out["decisions"] += r.decisions
-            k = "draw" if r.winner < 0 else ("win" if r.winner == side else "loss")
-            out[k] += 1
-            out["by_side"][side][("win", "draw", "loss").index(k)] += 1
+           "by_side": [[0, 0, 0], [0, 0, 0]], "by_stream": [[0, 0, 0] for _ in range(streams)]}
+    for s in range(streams):
+        for i in range(pairs):
+            seed = seed0 + i
+            for side in (0, 1):
+                seats = [a, b] if side == 0 else [b, a]
+                r = play_game(game, seats, seed=seed, agent_seeds=stream_seeds(seed, s))
+                out["games"] += 1
+                out["truncated"] += int(r.truncated)
+                out["rounds"] += r.rounds
+                out["decisions"] += r.decisions
+                k = "draw" if r.winner < 0 else ("win" if r.winner == side else "loss")
+                out[k] += 1
+                j = ("win", "draw", "loss").index(k)
+                out["by_side"][side][j] += 1
+                out["by_stream"][s][j] += 1
     return out
 
 
@@ -107,18 +128,20 @@ def summarize(name_a, name_b, m: dict) -> dict:
             "score": score / max(n, 1), "score_ci_low": lo, "score_ci_high": hi,
             "draws_at_round_limit": m["truncated"], "mean_rounds": m["rounds"] / max(n, 1),
             "mean_decisions": m["decisions"] / max(n, 1),
-            "as_gang_0": "-".join(map(str, m["by_side"][0])), "as_gang_1": "-".join(map(str, m["by_side"][1]))}
+            "as_gang_0": "-".join(map(str, m["by_side"][0])), "as_gang_1": "-".join(map(str, m["by_side"][1])),
+            "streams": len(m["by_stream"]), "wins_by_stream": " ".join(str(s[0]) for s in m["by_stream"])}
 
 
-def round_robin(game, agents: dict, pairs: int, seed0: int = 0, pairs_only=None, log=print) -> dict:
+def round_robin(game, agents: dict, pairs: int, seed0: int = 0, pairs_only=None, log=print, streams: int = 1) -> dict:
     """Every pair of ``agents`` (name -> Agent) plays a paired match; returns matches and ratings.
-    ``pairs_only``: restrict to these (name_a, name_b) pairs (e.g. one learner against each)."""
+    ``pairs_only``: restrict to these (name_a, name_b) pairs (e.g. one learner against each);
+    ``streams``: each match's pairs played that many times (:func:`paired_match`)."""
     names = list(agents)
     todo = pairs_only or list(itertools.combinations(names, 2))
     rows, bt = [], []
     for na, nb in todo:
         t0 = time.time()
-        m = paired_match(game, agents[na], agents[nb], pairs, seed0)
+        m = paired_match(game, agents[na], agents[nb], pairs, seed0, streams)
         row = summarize(na, nb, m)
         row["seconds"] = round(time.time() - t0, 1)
         rows.append(row)
@@ -127,21 +150,25 @@ def round_robin(game, agents: dict, pairs: int, seed0: int = 0, pairs_only=None,
             log(f"[eval] {na} vs {nb}: {m['win']}-{m['draw']}-{m['loss']} (W-D-L of {m['games']}), "
                 f"score {row['score']:.3f} [{row['score_ci_low']:.3f}, {row['score_ci_high']:.3f}], {row['seconds']} s")
     ratings = bradley_terry(names, bt) if len(names) > 1 else {names[0]: 0.0}
-    return {"agents": names, "pairs": pairs, "seed0": seed0, "matches": rows, "ratings": ratings}
+    return {"agents": names, "pairs": pairs, "seed0": seed0, "streams": streams, "matches": rows, "ratings": ratings}
 
 
 # ------------------------------------------------------------------ outputs
 def markdown(res: dict) -> str:
+    streams = res.get("streams", 1)
     lines = [f"Paired games: {res['pairs']} seeds x 2 sides per match (seeds {res['seed0']}..."
-             f"{res['seed0'] + res['pairs'] - 1}); counts are the first agent's; 95% Wilson intervals.", "",
+             f"{res['seed0'] + res['pairs'] - 1})"
+             + (f", each pair played in {streams} streams of player seeds" if streams > 1 else "")
+             + "; counts are the first agent's; 95% Wilson intervals.", "",
              "| agent | opponent | games | win | draw | loss | win rate [95% CI] | score [95% CI] "
-             "| draws at round limit | W-D-L as gang 0 | as gang 1 |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| draws at round limit | W-D-L as gang 0 | as gang 1 |" + (" wins by stream |" if streams > 1 else ""),
+             "|---|---|---|---|---|---|---|---|---|---|---|" + ("---|" if streams > 1 else "")]
     for r in res["matches"]:
         lines.append(f"| {r['agent']} | {r['opponent']} | {r['games']} | {r['win']} | {r['draw']} | {r['loss']} | "
                      f"{r['win_rate']:.3f} [{r['win_ci_low']:.3f}, {r['win_ci_high']:.3f}] | "
                      f"{r['score']:.3f} [{r['score_ci_low']:.3f}, {r['score_ci_high']:.3f}] | "
-                     f"{r['draws_at_round_limit']} | {r['as_gang_0']} | {r['as_gang_1']} |")
+                     f"{r['draws_at_round_limit']} | {r['as_gang_0']} | {r['as_gang_1']} |"
+                     + (f" {r['wins_by_stream']} |" if streams > 1 else ""))
     lines += ["", "| agent | rating (Bradley-Terry, Elo scale) |", "|---|---|"]
     for nm, v in sorted(res["ratings"].items(), key=lambda kv: -kv[1]):
         lines.append(f"| {nm} | {round(v) + 0:+d} |")
@@ -215,6 +242,10 @@ def main(argv=None):
                                               "with that agent's action as a candidate) (at least 2)")
     ap.add_argument("--pairs", type=int, default=50, help="seeds per match; each is played from both sides")
     ap.add_argument("--seed", type=int, default=100_000, help="first game seed")
+    ap.add_argument("--streams", type=int, default=1, metavar="K",
+                    help="play every pair K times, with other seeds for the players' own generators each time "
+                         "(the same deployments and dice; the scripts' tie-breaks and sampled choices vary): "
+                         "how much of a difference is the players' own chance")
     ap.add_argument("--scenario", default=None, help="scenario file (default: configs/scenarios/gang_fight.yaml)")
     ap.add_argument("--name", default="eval", help="run folder name under runs/")
     ap.add_argument("--runs-dir", default=None)
@@ -226,6 +257,8 @@ def main(argv=None):
         ap.error("give at least two agents")
     if args.pairs < 1:
         ap.error("--pairs must be at least 1")
+    if args.streams < 1:
+        ap.error(f"--streams must be at least 1, got {args.streams}")
     from necro_env.envs.necromunda_env import build_game
 
     # each match's line as soon as it is played, also when the output goes to a file (a match of 1,000
@@ -243,7 +276,7 @@ def main(argv=None):
         if args.against not in agents:
             ap.error(f"--against {args.against!r} is not one of the agents: {', '.join(agents)}")
         only = [(n, args.against) for n in agents if n != args.against]
-    res = round_robin(game, agents, args.pairs, args.seed, pairs_only=only, log=log)
+    res = round_robin(game, agents, args.pairs, args.seed, pairs_only=only, log=log, streams=args.streams)
     run = runs_root(args.runs_dir) / args.name
     paths = write_outputs(run, res)
     import yaml

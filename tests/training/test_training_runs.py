@@ -116,6 +116,17 @@ def test_eval_cli_prints_json_with_ratings(tmp_path, capsys):
         assert (tmp_path / "eval" / f).is_file()
 
 
+def test_eval_cli_streams(tmp_path, capsys):
+    """--streams K plays every pair K times with other player seeds; a value below 1 is refused."""
+    evaluate.main(["random", "aggressor", "--pairs", "1", "--streams", "2", "--runs-dir", str(tmp_path), "--json"])
+    res = json.loads(capsys.readouterr().out)
+    (m,) = res["matches"]
+    assert res["streams"] == 2 and m["games"] == 4 and m["streams"] == 2 and len(m["wins_by_stream"].split()) == 2
+    with pytest.raises(SystemExit):
+        evaluate.main(["random", "aggressor", "--streams", "0", "--runs-dir", str(tmp_path)])
+    assert "--streams must be at least 1, got 0" in capsys.readouterr().err
+
+
 def test_eval_cli_flushes_each_matchs_line_before_the_next_match(tmp_path, monkeypatch):
     """Written to a file, stdout is block-buffered: necro-eval flushes each match's [eval] line as it
     is played, so a log of a long evaluation shows the finished matches (it used to show nothing until
