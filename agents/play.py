@@ -16,17 +16,28 @@ class GameResult:
     events: list = field(default_factory=list)  # per step: (gang, action index, [Event...]) when recorded
 
 
-def play_game(game, agents, seed: int, agent_seeds=None, record: bool = False, max_decisions: int = 100_000):
+STREAM_STEP = 7919  # the players' seeds of stream k lie STREAM_STEP * k past stream 0's (player_seed)
+
+
+def player_seed(seed: int, g: int, stream: int = 0) -> int:
+    """The seed of gang g's player in game ``seed``: ``seed * 1000 + g + 1`` in stream 0 (every
+    evaluation's games), STREAM_STEP * stream further on in another stream (necro-eval --streams:
+    the same deployment and dice, other choices of the players' own generators)."""
+    return seed * 1000 + g + 1 + STREAM_STEP * stream
+
+
+def play_game(game, agents, seed: int, agent_seeds=None, record: bool = False, max_decisions: int = 100_000,
+              stream: int = 0):
     """Play one game from ``game.reset(seed)``; ``agents[g]`` plays gang g.
 
-    Each agent is reset with its own seed (``agent_seeds[g]``, default ``seed * 1000 + g + 1``)
-    before the game, so its choices never draw on the game's dice. With ``record`` every
+    Each agent is reset with its own seed (``agent_seeds[g]``, default ``player_seed(seed, g,
+    stream)``) before the game, so its choices never draw on the game's dice. With ``record`` every
     step's decoded events are kept (for a battle log or replay of the game).
     """
     game.reset(seed)
     encoders = {}
     for g, a in enumerate(agents):
-        a.reset(agent_seeds[g] if agent_seeds is not None else seed * 1000 + g + 1)
+        a.reset(agent_seeds[g] if agent_seeds is not None else player_seed(seed, g, stream))
         if a.encoder is not None and a.encoder not in encoders:
             encoders[a.encoder] = make_encoder(a.encoder)
     log = []

@@ -304,6 +304,7 @@ def record_final_game(run: Path, game, agents, seed: int, agent_names):
     """Play one game between ``agents`` (``agents[g]`` plays gang g) and write its event list as
     JSON (final_game.json) and, when the battle log (necro_env.render.battlelog) is available,
     its readable battle log (final_game.log). Returns the written paths."""
+    from agents.play import player_seed
     from necro_env.envs.encoders import make_encoder
 
     try:
@@ -314,7 +315,7 @@ def record_final_game(run: Path, game, agents, seed: int, agent_names):
     encoders = {a.encoder: make_encoder(a.encoder) for a in agents if a.encoder}
     game.reset(seed)
     for g, a in enumerate(agents):
-        a.reset(seed * 1000 + g + 1)
+        a.reset(player_seed(seed, g))  # as play_game seeds them: the evaluation's game
     lines = [f"{n} plays gang_{g}" for g, n in enumerate(names)]
     gang_names = [f"gang_{g}" for g in range(len(agents))]
     if game_log is not None:

@@ -9,8 +9,8 @@ Every pair of agents plays ``--pairs`` seeds twice, with sides swapped: both gam
 pair use the same game seed, so the same deployment and the same dice stream (agents
 draw their own choices from their own generators, never from the game's dice), which
 cancels most of the luck of the dice out of the comparison. With ``--streams K`` every pair is
-played K times, the k-th time with the players' generators seeded ``STREAM_STEP * k`` further on
-(k = 0: the usual games): the scripts' tie-breaks and a sampling agent's draws vary, the game
+played K times, the k-th time with the players' generators seeded ``agents.play.STREAM_STEP * k``
+further on (k = 0: the usual games): the scripts' tie-breaks and a sampling agent's draws vary, the game
 seeds do not (docs/training.md, "Repeats with other player seeds"). Reported per match: wins,
 draws and losses of the first agent, its score ((W + D/2) / N) with a 95% Wilson
 interval. Ratings: a Bradley-Terry fit over all games (a draw counts half a win to each
@@ -76,21 +76,13 @@ def bradley_terry(names, matches, iters: int = 2000, prior: float = 0.5) -> dict
 
 
 # ------------------------------------------------------------------ games
-STREAM_STEP = 7919  # stream k seeds the player of gang g with seed * 1000 + g + 1 + STREAM_STEP * k (agents.play)
-
-
-def stream_seeds(seed: int, k: int):
-    """The players' generator seeds of game ``seed`` in stream ``k`` (one per gang); None for
-    stream 0, the default of ``agents.play.play_game`` (seed * 1000 + g + 1)."""
-    return None if k == 0 else [seed * 1000 + g + 1 + STREAM_STEP * k for g in (0, 1)]
-
-
 def paired_match(game, a, b, pairs: int, seed0: int = 0, streams: int = 1) -> dict:
     """``pairs`` seeds, each played with a as gang 0 then with sides swapped; counts are a's.
     ``by_side[g]`` holds a's [win, draw, loss] while it played gang g: on a scenario whose gangs
     differ, the side can decide more games than the agents do (docs/training.md, "Sides").
     ``streams``: every pair is played that many times, stream k with the players' generators seeded
-    by :func:`stream_seeds` (the same deployments and dice, other tie-breaks and sampled choices);
+    by ``agents.play.player_seed(seed, g, k)`` (the same deployments and dice, other tie-breaks and
+    sampled choices);
     ``by_stream[k]`` holds a's [win, draw, loss] in stream k, the other counts are over all streams."""
     if game.dims.n_gangs != 2:
         raise ValueError(f"paired evaluation needs a 2-gang scenario, got {game.dims.n_gangs} gangs")
@@ -105,7 +97,7 @@ def paired_match(game, a, b, pairs: int, seed0: int = 0, streams: int = 1) -> di
             seed = seed0 + i
             for side in (0, 1):
                 seats = [a, b] if side == 0 else [b, a]
-                r = play_game(game, seats, seed=seed, agent_seeds=stream_seeds(seed, s))
+                r = play_game(game, seats, seed=seed, stream=s)
                 out["games"] += 1
                 out["truncated"] += int(r.truncated)
                 out["rounds"] += r.rounds

@@ -51,8 +51,7 @@ def test_streams_replay_the_pairs_with_other_player_seeds():
     replays the same game seeds with the players' generators seeded STREAM_STEP * k further on, so
     a script's tie-breaks change and the games with them, while the counts add up over the streams
     (docs/training.md, "Repeats with other player seeds")."""
-    from agents.play import play_game
-    from training.evaluate import STREAM_STEP, stream_seeds
+    from agents.play import STREAM_STEP, play_game, player_seed
 
     game = build_game()
     a, b = make_agent("random", seed=1), make_agent("aggressor", seed=2)
@@ -62,16 +61,17 @@ def test_streams_replay_the_pairs_with_other_player_seeds():
     assert three["games"] == 12 and len(three["by_stream"]) == 3
     assert three["by_stream"][0] == one["by_stream"][0]
     assert [sum(s[j] for s in three["by_stream"]) for j in range(3)] == [three["win"], three["draw"], three["loss"]]
-    assert stream_seeds(30, 0) is None and stream_seeds(30, 2) == [30_001 + 2 * STREAM_STEP, 30_002 + 2 * STREAM_STEP]
-    manual = [0, 0, 0]  # stream 1 by hand: the same seeds, the players seeded by stream_seeds(seed, 1)
+    assert player_seed(30, 1) == 30_002 and player_seed(30, 1, stream=2) == 30_002 + 2 * STREAM_STEP
+    manual = [0, 0, 0]  # stream 1 by hand: the same seeds, gang g's player seeded player_seed(seed, g, 1)
     for seed in (30, 31):
         for side in (0, 1):
-            r = play_game(game, [a, b] if side == 0 else [b, a], seed=seed, agent_seeds=stream_seeds(seed, 1))
+            r = play_game(game, [a, b] if side == 0 else [b, a], seed=seed,
+                          agent_seeds=[player_seed(seed, 0, 1), player_seed(seed, 1, 1)])
             manual[1 if r.winner < 0 else (0 if r.winner == side else 2)] += 1
     assert three["by_stream"][1] == manual
     # stream 1 plays other games: the random player draws other actions from the same position
     usual = play_game(game, [a, b], seed=30, record=True)
-    other = play_game(game, [a, b], seed=30, agent_seeds=stream_seeds(30, 1), record=True)
+    other = play_game(game, [a, b], seed=30, stream=1, record=True)
     assert [x[1] for x in usual.events] != [x[1] for x in other.events]
     row = summarize("random", "aggressor", three)
     assert row["streams"] == 3 and row["wins_by_stream"] == " ".join(str(s[0]) for s in three["by_stream"])
