@@ -164,7 +164,8 @@ STRAY = 0.3  # a shot's worth lost per friend in the stray-shot corridor, x its 
 # Each script's revision: raised whenever its decisions change. A network observing the scripts' choices
 # (the advised encoder, necro_env/envs/advice.py) learned the decisions of the revisions it was trained
 # with: its checkpoint records them and is refused by another (agents.checkpoint). Sentry 2 (session
-# 29): it goes in to finish a beaten enemy (finishing). Ambusher 1: session 30's fourth script.
+# 29): it goes in to finish a beaten enemy (finishing). Ambusher 1: session 30's fourth script; 2 (session
+# 31): its reach counts the floor-height difference (ambushing).
 REVISIONS = {"gunline": 1, "aggressor": 1, "sentry": 2, "ambusher": 2}
 
 ADVANCE_ROUND = 8  # it holds its ground until this round, then advances under cover ...

@@ -13,13 +13,8 @@ from necro_env.policies import heuristics as H
 from necro_env.rulesets.necromunda.state import FI_Z
 from necro_env.testing import board, fighter, gang, kind_of, scenario
 
-OPEN = board("""
-........................
-........................
-........................
-........................
-........................
-""")
+ROWS = "\n".join(["." * 24] * 5)  # an open floor, 24 x 5 cells
+OPEN = board(ROWS)
 
 
 def waiting(gap, round_=1, board_=OPEN):
@@ -79,7 +74,7 @@ def test_it_measures_the_reach_with_the_height_difference():
     the same floor is within 8 cells; on a floor 6" higher it is sqrt(36 + 36) = 8.5 cells away, and
     the ambusher still lies in wait (revision 1, counting only dx and dy, attacked)."""
     assert H.REVISIONS["ambusher"] == 2
-    raised = board("\n".join(["." * 24] * 5), heights="\n".join(["0" * 16 + "6" + "0" * 7] * 5))
+    raised = board(ROWS, heights="\n".join(["0" * 16 + "6" + "0" * 7] * 5))  # column 16 stands 6" high
     assert not H.ambushing(waiting(6).state, 0, 0)
     g = waiting(6, board_=raised)
     assert g.fighter("e")["cell"] == (16, 2) and g.state.fi[0, g.fid("e"), FI_Z] == 6
