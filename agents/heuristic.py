@@ -1,7 +1,7 @@
 """The scripted GUNLINE, AGGRESSOR, SENTRY and AMBUSHER agents: compiled kernels in necro_env/policies/heuristics.py."""
 from __future__ import annotations
 
-from necro_env.policies.heuristics import aggressor_action, ambusher_action, gunline_action, sentry_action
+from necro_env.policies.heuristics import KERNELS
 
 from .base import KernelAgent
 
@@ -10,14 +10,14 @@ class GunlineAgent(KernelAgent):
     """Aims and shoots the best expected-damage target; advances to firing positions; takes cover when exposed."""
 
     name = "gunline"
-    kernel = staticmethod(gunline_action)
+    kernel = staticmethod(KERNELS[name])
 
 
 class AggressorAgent(KernelAgent):
     """Closes in, charges, fights and finishes Seriously Injured enemies with Coup de Grace."""
 
     name = "aggressor"
-    kernel = staticmethod(aggressor_action)
+    kernel = staticmethod(KERNELS[name])
 
 
 class SentryAgent(KernelAgent):
@@ -27,7 +27,7 @@ class SentryAgent(KernelAgent):
     and goes in to finish the enemy when twice as many or from round 9."""
 
     name = "sentry"
-    kernel = staticmethod(sentry_action)
+    kernel = staticmethod(KERNELS[name])
 
 
 class AmbusherAgent(KernelAgent):
@@ -35,4 +35,4 @@ class AmbusherAgent(KernelAgent):
     fighters, then attacks as the aggressor."""
 
     name = "ambusher"
-    kernel = staticmethod(ambusher_action)
+    kernel = staticmethod(KERNELS[name])

@@ -27,10 +27,9 @@ ADVICE_SEED = 0x5EED_AD71CE  # the tie-break generator's seed (any constant: the
 
 @functools.cache
 def _kernels():
-    from ..policies.heuristics import aggressor_action, gunline_action, sentry_action
+    from ..policies.heuristics import KERNELS
 
-    table = {"gunline": gunline_action, "aggressor": aggressor_action, "sentry": sentry_action}
-    return [table[name] for name in ADVISOR_FEATURES]
+    return [KERNELS[name] for name in ADVISOR_FEATURES]
 
 
 def no_advice(game) -> np.ndarray:

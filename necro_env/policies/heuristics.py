@@ -1351,3 +1351,10 @@ def ambusher_action(s, st, b, lay, mask, prng):
     (:func:`ambushing`), the aggressor's after."""
     style = STYLE_SENTRY if ambushing(s, b, s.g[b, G_DGANG]) else STYLE_AGGRESSOR
     return heuristic_action(s, st, b, lay, mask, prng, style)
+
+
+# Each script's kernel by its name (the names of REVISIONS): its agent (agents/heuristic.py) and the
+# advice (necro_env/envs/advice.py) look it up here. The batched core dispatches on integer ids
+# instead (necro_env/batch/kernels.py, POLICY_NAMES).
+KERNELS = {"gunline": gunline_action, "aggressor": aggressor_action, "sentry": sentry_action,
+           "ambusher": ambusher_action}

@@ -1,7 +1,8 @@
 """The compiled policies' names have one source, ``necro_env.config.agent_spec.POLICY_NAMES``: it agrees
 with the kernels' id table, the agent builder knows each of them, and every message that lists the
 allowed names (training configs, the agent-spec grammar, the batch, the scripts) lists that tuple, so
-a fifth script is one more name there (and its kernel id and agent class), not fifteen edits."""
+a new script is one more name there (and its kernel id, agent class, KERNELS entry and revision),
+not fifteen edits."""
 from __future__ import annotations
 
 import subprocess
@@ -51,15 +52,21 @@ def test_the_names_are_the_kernel_table_minus_external_in_order():
     assert BUILTIN_OPPONENTS == POLICY_NAMES
 
 
-def test_every_scripted_policy_has_a_revision_and_every_advisor_is_one():
+def test_every_scripted_policy_has_a_revision_and_a_kernel_and_every_advisor_is_one():
     """Checkpoints of the advised encoder record each advisor's revision (heuristics.REVISIONS), so a
-    new script needs one there; the advisors are scripted policies (random is no script)."""
-    from necro_env.envs.advice import ADVISOR_FEATURES
-    from necro_env.policies.heuristics import REVISIONS
+    new script needs one there; its kernel is looked up by name in heuristics.KERNELS by its agent
+    and by the advice; the advisors are scripted policies (random is no script)."""
+    from agents.base import make_agent
+    from necro_env.envs import advice
+    from necro_env.policies.heuristics import KERNELS, REVISIONS
 
-    assert tuple(REVISIONS) == tuple(n for n in POLICY_NAMES if n != "random")
+    scripts = tuple(n for n in POLICY_NAMES if n != "random")
+    assert tuple(REVISIONS) == scripts and tuple(KERNELS) == scripts
     assert all(isinstance(r, int) and r >= 1 for r in REVISIONS.values())
-    assert set(ADVISOR_FEATURES) <= set(REVISIONS)
+    assert set(advice.ADVISOR_FEATURES) <= set(REVISIONS)
+    for name in scripts:
+        assert make_agent(name, seed=1).kernel is KERNELS[name], name
+    assert advice._kernels() == [KERNELS[n] for n in advice.ADVISOR_FEATURES]
 
 
 def test_the_agent_builder_knows_every_name_and_the_search_agent():
