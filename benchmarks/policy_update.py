@@ -9,7 +9,8 @@ times, on the config's ``torch_threads``:
 - update: ``policy.evaluate_actions`` on the batch, the PPO loss's backward pass and an optimizer
   step (what MaskablePPO does per minibatch: ``ppo.n_epochs`` x (``n_steps`` x ``n_envs`` /
   ``ppo.batch_size``) times per rollout);
-- step: ``policy.predict`` on ``n_envs`` observations with their masks (what each rollout step does).
+- step: the policy's forward pass on ``n_envs`` observations with their masks, without gradients
+  (what MaskablePPO's rollout collection calls at each step).
 
 The median of ``--repeats`` timed runs after two untimed ones is printed, with the load average
 (the machine may be shared). Nothing is asserted.
@@ -97,10 +98,11 @@ def _run(cfg, args, torch):
         pol.optimizer.step()
 
     n = cfg["n_envs"]
-    step_obs = {k: v[:n] for k, v in obs.items()} if isinstance(obs, dict) else obs[:n]
+    step_obs, _ = pol.obs_to_tensor({k: v[:n] for k, v in obs.items()} if isinstance(obs, dict) else obs[:n])
 
     def step():
-        pol.predict(step_obs, deterministic=False, action_masks=masks[:n])
+        with torch.no_grad():
+            pol(step_obs, action_masks=masks[:n])
 
     up = _median_ms(update, args.repeats)
     st = _median_ms(step, args.repeats * 5)
