@@ -37,8 +37,7 @@ def _observations(game, encoder, n, seed=0):
         if game.done:
             game.reset(int(rng.integers(1 << 30)))
             continue
-        legal = np.flatnonzero(game.mask[0])
-        a = int(rng.choice(legal))
+        a = int(rng.choice(game.legal_actions()))
         obs.append(enc.encode(game, game.current_gang))
         masks.append(game.mask[0].copy())
         acts.append(a)
@@ -73,12 +72,14 @@ def main(argv=None):
     threads = torch.get_num_threads()
     torch.set_num_threads(cfg.get("torch_threads") or 1)
     try:
-        _run(cfg, args, torch)
+        _run(cfg, args)
     finally:
         torch.set_num_threads(threads)  # as it was: main() may run inside another process (the tests)
 
 
-def _run(cfg, args, torch):
+def _run(cfg, args):
+    import torch
+
     from training.common import build_game_for, make_vec_env, new_model
 
     game = build_game_for(cfg)

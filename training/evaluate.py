@@ -102,9 +102,8 @@ def paired_match(game, a, b, pairs: int, seed0: int = 0, streams: int = 1) -> di
                 out["truncated"] += int(r.truncated)
                 out["rounds"] += r.rounds
                 out["decisions"] += r.decisions
-                k = "draw" if r.winner < 0 else ("win" if r.winner == side else "loss")
-                out[k] += 1
-                j = ("win", "draw", "loss").index(k)
+                j = 1 if r.winner < 0 else (0 if r.winner == side else 2)  # a's win, draw or loss
+                out[("win", "draw", "loss")[j]] += 1
                 out["by_side"][side][j] += 1
                 out["by_stream"][s][j] += 1
     return out
@@ -148,19 +147,20 @@ def round_robin(game, agents: dict, pairs: int, seed0: int = 0, pairs_only=None,
 # ------------------------------------------------------------------ outputs
 def markdown(res: dict) -> str:
     streams = res.get("streams", 1)
+    more = streams > 1  # a column of wins per stream
     lines = [f"Paired games: {res['pairs']} seeds x 2 sides per match (seeds {res['seed0']}..."
              f"{res['seed0'] + res['pairs'] - 1})"
-             + (f", each pair played in {streams} streams of player seeds" if streams > 1 else "")
+             + (f", each pair played in {streams} streams of player seeds" if more else "")
              + "; counts are the first agent's; 95% Wilson intervals.", "",
              "| agent | opponent | games | win | draw | loss | win rate [95% CI] | score [95% CI] "
-             "| draws at round limit | W-D-L as gang 0 | as gang 1 |" + (" wins by stream |" if streams > 1 else ""),
-             "|---|---|---|---|---|---|---|---|---|---|---|" + ("---|" if streams > 1 else "")]
+             "| draws at round limit | W-D-L as gang 0 | as gang 1 |" + (" wins by stream |" if more else ""),
+             "|---|---|---|---|---|---|---|---|---|---|---|" + ("---|" if more else "")]
     for r in res["matches"]:
         lines.append(f"| {r['agent']} | {r['opponent']} | {r['games']} | {r['win']} | {r['draw']} | {r['loss']} | "
                      f"{r['win_rate']:.3f} [{r['win_ci_low']:.3f}, {r['win_ci_high']:.3f}] | "
                      f"{r['score']:.3f} [{r['score_ci_low']:.3f}, {r['score_ci_high']:.3f}] | "
                      f"{r['draws_at_round_limit']} | {r['as_gang_0']} | {r['as_gang_1']} |"
-                     + (f" {r['wins_by_stream']} |" if streams > 1 else ""))
+                     + (f" {r['wins_by_stream']} |" if more else ""))
     lines += ["", "| agent | rating (Bradley-Terry, Elo scale) |", "|---|---|"]
     for nm, v in sorted(res["ratings"].items(), key=lambda kv: -kv[1]):
         lines.append(f"| {nm} | {round(v) + 0:+d} |")
