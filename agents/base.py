@@ -85,8 +85,15 @@ class SideAgent(Agent):
         self.agents = agents
         self.name = name
         self.encoder = encoders.pop() if encoders else None
+        self._last = None  # the agent of the last act()
+
+    @property
+    def last_search(self):
+        """The last act()'s search values when a search agent made it (agents/search.py), else None."""
+        return getattr(self._last, "last_search", None)
 
     def reset(self, seed: int | None = None) -> None:
+        self._last = None
         for a in self.agents:
             a.reset(seed)
 
@@ -96,6 +103,7 @@ class SideAgent(Agent):
         g = int(game.current_gang)
         if not 0 <= g < len(self.agents):
             raise ValueError(f"{self.name} names {len(self.agents)} gang(s); gang {g} must decide")
+        self._last = self.agents[g]
         return self.agents[g].act(obs, mask, game=game)
 
 

@@ -3,6 +3,8 @@ and clone from the file as often as wanted, on any encoder.
 
     python -m training.demos record --demonstrator "rollout(rollouts=32,policies=gunline+aggressor+sentry)" \\
         --opponents gunline,aggressor,gunline,aggressor,random --games 400 --out configs/demos/search3_r32.npz
+    python -m training.demos record --demonstrator runs/<run>/final.zip --greedy --labeller "sides:rollout(...),ambusher" \\
+        --opponents gunline,aggressor --games 240 --seed 850000 --out configs/demos/<file>.npz
     python -m training.demos info configs/demos/search3_r32.npz
     python -m training.demos verify configs/demos/search3_r32.npz
 
@@ -15,19 +17,24 @@ rewards), the observations encoded afresh and the returns computed from the conf
 one recording serves every encoder and reward setting. ``pretrain.games`` takes the first games
 of the file.
 
-File (``.npz``, no pickles; format version 2): ``meta`` (a JSON string: format, version, scenario, demonstrator,
-opponents, seed, per-game state hashes), ``seeds`` int64 [G] (``env.reset(seed=...)``),
-``learner`` int8 [G] (the demonstrator's gang), ``opponent`` int16 [G] (index into
-meta["opponents"]), ``winner`` int8 [G] (-1: draw), ``offsets`` int64 [G + 1] and ``actions``
-int32 [N] (game i's actions are ``actions[offsets[i]:offsets[i + 1]]``); since version 2, for a
-demonstrator that searches (``RolloutAgent``), ``searched`` int64 [M] (the indices into ``actions``
-of the decisions it simulated), ``candidates`` int32 [M, C] (each candidate's action there, -1 for
-none) and ``values`` float32 [M, C] (each candidate's mean rollout value, NaN for none): a clone
-can then learn from how much better one candidate was than another (``pretrain.temperature``), not
-only which won. Version 1 files (no values) are read as recordings without searches. Replaying checks every
-action against the legal mask and each game's final state against its recorded hash: a recording
-that no longer replays on this engine (rules changed since) is refused with the game and decision
-that differ, never silently cloned.
+File (``.npz``, no pickles; format version 3): ``meta`` (a JSON string: format, version, scenario,
+demonstrator, opponents, seed, labeller, greedy, per-game state hashes), ``seeds`` int64 [G]
+(``env.reset(seed=...)``), ``learner`` int8 [G] (the demonstrator's gang), ``opponent`` int16 [G]
+(index into meta["opponents"]), ``winner`` int8 [G] (-1: draw), ``offsets`` int64 [G + 1] and
+``actions`` int32 [N] (game i's actions are ``actions[offsets[i]:offsets[i + 1]]``); since version
+2, where a search decided (``RolloutAgent``, alone or as one side of ``sides:``), ``searched``
+int64 [M] (the indices into ``actions`` of the decisions it simulated), ``candidates`` int32 [M, C]
+(each candidate's action there, -1 for none) and ``values`` float32 [M, C] (each candidate's mean
+rollout value, NaN for none): a clone can then learn from how much better one candidate was than
+another (``pretrain.temperature``), not only which won. Since version 3, a recording made with a
+labeller (``record --labeller SPEC``; DAgger: the demonstrator plays, and at each of its decisions
+the labeller says what it would play there) holds ``labels`` int32 [N] (the labeller's action, -1
+at the opponents' decisions): replayed, the played actions drive the games and the labels are the
+clone's targets (the returns stay those of the play; the search values kept are the labeller's).
+Version 1 files (no values) are read as recordings without searches. Replaying checks every
+action (and label) against the legal mask and each game's final state against its recorded hash: a
+recording that no longer replays on this engine (rules changed since) is refused with the game and
+decision that differ, never silently cloned.
 
 Recording is resumable: ``record`` saves the file every ``--save-every`` games and, when ``--out``
 exists with the same settings, continues after its last game. Game i (0-based) has env seed
@@ -47,8 +54,9 @@ import numpy as np
 from necro_env.config.agent_spec import DEMOS as PREFIX
 
 FORMAT = "necro_env.demos"
-VERSION = 2  # 2: the search's candidate values (``searched``, ``candidates``, ``values``); version 1 is read too
-READS = (1, 2)
+VERSION = 3  # 2: the search's candidate values (``searched``, ``candidates``, ``values``); 3: a labeller's ``labels``
+READS = (1, 2, 3)
+SETTING_DEFAULTS = {"labeller": None, "greedy": False}  # the settings of recordings made before they existed
 DEFAULT_SEED = 800_000  # env seeds of recordings: apart from training (seed*1000 + rank), pretrain (700,000+)
 #                          and evaluation (10,000+, 100,000+, 500,000) seeds
 
@@ -122,6 +130,10 @@ def load(path) -> dict:
     if cand.ndim != 2 or cand.shape != val.shape or len(cand) != len(sr) or np.any(np.diff(sr) <= 0) \
             or (len(sr) and (sr[0] < 0 or sr[-1] >= len(data["actions"]))):
         raise DemosError(f"{p}: damaged: the search values do not fit the action list")
+    if "labels" in data:  # version 3, a labelled recording: one label per action, -1 at the opponents' decisions
+        lab = data["labels"]
+        if lab.shape != data["actions"].shape or np.any(lab < -1):
+            raise DemosError(f"{p}: damaged: the labels do not fit the action list")
     data["meta"] = meta
     data["path"] = str(p)
     return data
@@ -189,6 +201,31 @@ def stacked(obs_l, mask_l, act_l, ret_l, results: dict, opponents: list, search=
     return out
 
 
+def merged(parts: list[dict]) -> dict:
+    """Several ``stacked`` demonstrations as one (a warm start's demonstrator and its ``pretrain.also``
+    recordings): the arrays concatenated in order, the results summed, the search rows padded to the
+    widest (-1 / NaN where a part has none)."""
+    if len(parts) == 1:
+        return parts[0]
+    first = parts[0]["obs"]
+    obs = {k: np.concatenate([p["obs"][k] for p in parts]) for k in first} if isinstance(first, dict) \
+        else np.concatenate([p["obs"] for p in parts])
+    out = {"obs": obs, **{k: np.concatenate([p[k] for p in parts]) for k in ("masks", "actions", "returns")},
+           "results": {k: sum(p["results"][k] for p in parts) for k in parts[0]["results"]},
+           "opponents": [o for p in parts for o in p["opponents"]]}
+    if any("search" in p for p in parts):
+        c = max(p["search"]["candidates"].shape[1] for p in parts if "search" in p)
+        cand, vals = [], []
+        for p in parts:
+            n = len(p["actions"])
+            sc = p.get("search", {"candidates": np.zeros((n, 0), np.int64), "values": np.zeros((n, 0), np.float32)})
+            w = sc["candidates"].shape[1]
+            cand.append(np.pad(sc["candidates"], ((0, 0), (0, c - w)), constant_values=-1))
+            vals.append(np.pad(sc["values"], ((0, 0), (0, c - w)), constant_values=np.nan))
+        out["search"] = {"candidates": np.concatenate(cand), "values": np.concatenate(vals)}
+    return out
+
+
 def play_episode(env, obs, choose, masks, sink) -> list[float]:
     """Play an episode to its end from ``obs`` (after ``env.reset``), the learner's action by
     ``choose(obs, mask)``, appending each decision's observation, mask and action to the three lists
@@ -218,6 +255,15 @@ def _start(feed: _Feed, data: dict, i: int) -> None:
     """Point ``feed`` at game i's actions."""
     off = data["offsets"]
     feed.start(data["actions"][off[i]:off[i + 1]], f"{data['path']}: game {i} (seed {int(data['seeds'][i])})")
+
+
+def _label(labels, base: int, feed: _Feed, mask) -> int:
+    """The label of the feed's next decision (game offset ``base``), which must be legal there."""
+    t = int(labels[base + feed.k])
+    if not (0 <= t < len(mask)) or not mask[t]:
+        raise DemosError(f"{feed.where}: decision {feed.k}: the label {t} is not a legal action there (a damaged "
+                         f"recording, or the rules changed since it was recorded)")
+    return t
 
 
 def _check_end(game, feed: _Feed, final: str) -> None:
@@ -251,13 +297,14 @@ def check(cfg: dict, path, games: int | None = None) -> dict:
 
 def verify(path, games: int | None = None) -> dict:
     """Replay every game (or the first ``games``) of a recording on this engine, on the game alone
-    (no observations encoded): DemosError at the first that differs. ``path`` may be a loaded
-    recording. Returns the counts of games and actions replayed."""
+    (no observations encoded), each label (a labelled recording) legal where it stands: DemosError
+    at the first that differs. ``path`` may be a loaded recording. Returns the counts of games and actions replayed."""
     from necro_env.envs.gym_wrapper import NecromundaGymEnv
 
     data = path if isinstance(path, dict) else load(path)
     games = len(data["seeds"]) if games is None else games
     feed = _Feed(data["path"])
+    labels = data.get("labels")
     envs = {}
     for i in range(games):
         side = int(data["learner"][i])
@@ -266,8 +313,10 @@ def verify(path, games: int | None = None) -> dict:
                                           opponents=feed)
         _start(feed, data, i)
         envs[side].reset(seed=int(data["seeds"][i]))
-        g = envs[side].game
+        g, base = envs[side].game, int(data["offsets"][i])
         while not g.done:
+            if labels is not None and labels[base + feed.k] >= 0:
+                _label(labels, base, feed, g.mask[0])
             g.step(feed.act(None, g.mask[0], g))
         _check_end(g, feed, data["meta"]["final_states"][i])
     return {"games": games, "actions": int(data["offsets"][games])}
@@ -276,7 +325,9 @@ def verify(path, games: int | None = None) -> dict:
 def replay(cfg: dict, path, games: int | None = None, log=print) -> dict:
     """The first ``games`` games of a recording as training data for ``pretrain.clone``: the same
     keys as ``pretrain.collect`` (obs, masks, actions, returns, results, opponents), the observations
-    encoded with ``cfg['encoder']`` and the returns from ``cfg['reward']`` and ``cfg['ppo']['gamma']``."""
+    encoded with ``cfg['encoder']`` and the returns from ``cfg['reward']`` and ``cfg['ppo']['gamma']``.
+    In a labelled recording the targets are the labeller's actions (the played ones only drive the
+    replay; the returns are those of the play)."""
     from necro_env.envs.gym_wrapper import NecromundaGymEnv
 
     data = load(path)
@@ -288,11 +339,14 @@ def replay(cfg: dict, path, games: int | None = None, log=print) -> dict:
     obs_l, mask_l, act_l, ret_l, opponents, search_l = [], [], [], [], [], []
     results = {"win": 0, "draw": 0, "loss": 0}
     searched = {int(k): j for j, k in enumerate(data["searched"])}  # action index -> row of the search values
+    labels, target_l = data.get("labels"), []
     t0 = time.time()
 
     def learner_act(o, m, game, base):
         j = searched.get(base + feed.k)
         search_l.append(None if j is None else (data["candidates"][j], data["values"][j]))
+        if labels is not None:
+            target_l.append(_label(labels, base, feed, m))
         return feed.act(o, m, game)
 
     for i in range(games):
@@ -312,9 +366,11 @@ def replay(cfg: dict, path, games: int | None = None, log=print) -> dict:
         w = env.game.winner if not env.game.truncated else -1
         results["win" if w == side else ("draw" if w < 0 else "loss")] += 1
         opponents.append(meta["opponents"][int(data["opponent"][i])])
+    by = "" if labels is None else f", labelled by {meta['labeller']} ({np.mean(np.asarray(target_l) != act_l):.0%} " \
+                                   f"differ from the play)"
     log(f"[pretrain] {games} recorded games of {meta['demonstrator']} ({where}): {len(act_l)} decisions, "
-        f"{results['win']}-{results['draw']}-{results['loss']}, replayed in {time.time() - t0:.0f} s")
-    return stacked(obs_l, mask_l, act_l, ret_l, results, opponents, search_l)
+        f"{results['win']}-{results['draw']}-{results['loss']}, replayed in {time.time() - t0:.0f} s{by}")
+    return stacked(obs_l, mask_l, act_l if labels is None else target_l, ret_l, results, opponents, search_l)
 
 
 # ---------------------------------------------------------------------------------------- writing
@@ -355,6 +411,8 @@ def save(path, meta: dict, games: list[dict]) -> None:
         "candidates": cand,
         "values": vals,
     }
+    if any("labels" in g for g in games):  # a labelled recording (``record(labeller=...)``): every game is
+        arrays["labels"] = np.concatenate([np.asarray(g["labels"], np.int32) for g in games])
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez_compressed(tmp, **arrays)
     os.replace(tmp, path)
@@ -367,15 +425,24 @@ def _games_of(data: dict) -> list[dict]:
         lo, hi = np.searchsorted(sr, off[i]), np.searchsorted(sr, off[i + 1])
         return [(int(sr[j] - off[i]), data["candidates"][j], data["values"][j]) for j in range(lo, hi)]
 
-    return [{"seed": int(data["seeds"][i]), "learner": int(data["learner"][i]), "opponent": int(data["opponent"][i]),
-             "winner": int(data["winner"][i]), "actions": data["actions"][off[i]:off[i + 1]],
-             "final": meta["final_states"][i], "search": search(i)} for i in range(len(data["seeds"]))]
+    games = [{"seed": int(data["seeds"][i]), "learner": int(data["learner"][i]), "opponent": int(data["opponent"][i]),
+              "winner": int(data["winner"][i]), "actions": data["actions"][off[i]:off[i + 1]],
+              "final": meta["final_states"][i], "search": search(i)} for i in range(len(data["seeds"]))]
+    if "labels" in data:
+        for i, g in enumerate(games):
+            g["labels"] = data["labels"][off[i]:off[i + 1]]
+    return games
 
 
 def record(scenario: str, demonstrator: str, opponents: list[str], games: int, out, seed: int = DEFAULT_SEED,
-           save_every: int = 10, log=print) -> dict:
+           save_every: int = 10, labeller: str | None = None, greedy: bool = False, log=print) -> dict:
     """Play ``games`` games of ``demonstrator`` against ``opponents`` (cycled) and write them to
-    ``out``, continuing an existing file with the same settings. Returns the meta record."""
+    ``out``, continuing an existing file with the same settings. With a ``labeller`` (any agent
+    spec that plays from the Game or from the demonstrator's observations) each of the
+    demonstrator's decisions is also labelled with the labeller's action there (``labels``; DAgger:
+    a network plays, a stronger agent says what it should have played); the labeller's search
+    values are then the ones kept. ``greedy``: a network demonstrator plays its most likely action
+    (else it samples, as demonstrators do). Returns the meta record."""
     from agents import make_agent
     from necro_env import __version__
     from necro_env.envs.gym_wrapper import NecromundaGymEnv
@@ -386,19 +453,26 @@ def record(scenario: str, demonstrator: str, opponents: list[str], games: int, o
         raise ValueError("record: give at least one opponent")
     names = list(dict.fromkeys(opponents))
     meta = {"format": FORMAT, "version": VERSION, "necro_env": __version__, "scenario": _scenario_key(scenario),
-            "demonstrator": demonstrator, "opponents": names, "schedule": list(opponents), "seed": int(seed)}
+            "demonstrator": demonstrator, "opponents": names, "schedule": list(opponents), "seed": int(seed),
+            "labeller": labeller, "greedy": bool(greedy)}
     done_games: list[dict] = []
     if Path(out).exists():
         old = load(out)
-        differs = [k for k in ("scenario", "demonstrator", "opponents", "schedule", "seed") if old["meta"].get(k) != meta[k]]
+        differs = [k for k in ("scenario", "demonstrator", "opponents", "schedule", "seed", "labeller", "greedy")
+                   if old["meta"].get(k, SETTING_DEFAULTS.get(k)) != meta[k]]
         if differs:
             raise DemosError(f"{out} exists and was recorded with other settings ({', '.join(differs)}): "
                              f"choose another --out or the same settings to continue it")
         done_games = _games_of(old)
         log(f"[demos] {out}: continuing after its {len(done_games)} games")
     game = build_game(scenario)
-    demo = make_agent(demonstrator, seed=0, game=game, deterministic=False)
+    demo = make_agent(demonstrator, seed=0, game=game, deterministic=greedy)
     encoder = getattr(demo, "encoder", None) or "flat"  # a network demonstrator reads its own encoder's observations
+    label = None if labeller is None else make_agent(labeller, seed=0, game=game, deterministic=True)
+    if label is not None and getattr(label, "encoder", None) not in (None, getattr(demo, "encoder", None)):
+        raise ValueError(f"the labeller {labeller} reads {label.encoder} observations and the demonstrator "
+                         f"{demonstrator} {encoder}: a labeller reads the Game or the demonstrator's observations")
+    searcher = demo if label is None else label  # whose search values are kept
     envs, agents, t0 = {}, {}, time.time()
     for i in range(len(done_games), games):
         side = (i // len(opponents)) % 2
@@ -409,22 +483,32 @@ def record(scenario: str, demonstrator: str, opponents: list[str], games: int, o
         if opp_name not in agents:
             agents[opp_name] = make_agent(opp_name, seed=0, game=env.game, deterministic=False)
         actions: list[int] = []
+        labels: list[int] = []  # the labeller's action at each of the demonstrator's decisions, -1 at the opponents'
         search: list[tuple] = []  # (index into actions, candidates' actions, their values) of each simulated decision
         opp = _Logged(agents[opp_name], actions)
         env.opponents = [opp] * env.n_gangs
         s = int(seed) + i
         demo.reset(s)
+        if label is not None:
+            label.reset(s + 2_000_003)
         opp.reset(s + 1_000_003)
         obs, _ = env.reset(seed=s)
         while not (env.game.done):
-            a = int(demo.act(obs, env.action_masks(), game=env.game))
-            if getattr(demo, "last_search", None) is not None:
-                search.append((len(actions), *demo.last_search))
+            mask = env.action_masks()
+            a = int(demo.act(obs, mask, game=env.game))
+            if label is not None:
+                labels.extend([-1] * (len(actions) - len(labels)))  # the opponents' decisions since
+                labels.append(int(label.act(obs, mask, game=env.game)))
+            if getattr(searcher, "last_search", None) is not None:
+                search.append((len(actions), *searcher.last_search))
             actions.append(a)
             obs, *_ = env.step(a)
         w = env.game.winner if not env.game.truncated else -1
-        done_games.append({"seed": s, "learner": side, "opponent": names.index(opp_name), "winner": int(w),
-                           "actions": actions, "final": state_hash(env.game), "search": search})
+        done = {"seed": s, "learner": side, "opponent": names.index(opp_name), "winner": int(w),
+                "actions": actions, "final": state_hash(env.game), "search": search}
+        if label is not None:
+            done["labels"] = labels + [-1] * (len(actions) - len(labels))
+        done_games.append(done)
         if (i + 1) % save_every == 0 or i + 1 == games:
             save(out, meta, done_games)
             log(f"[demos] {i + 1}/{games} games, {time.time() - t0:.0f} s: {summary(done_games, names)}")
@@ -469,6 +553,11 @@ def main(argv=None):
     rec.add_argument("--seed", type=int, default=DEFAULT_SEED, help="env seed of game 0 (game i: seed + i)")
     rec.add_argument("--save-every", type=int, default=10)
     rec.add_argument("--out", required=True)
+    rec.add_argument("--labeller", default=None,
+                     help="an agent spec that labels each of the demonstrator's decisions with its own action "
+                          "(DAgger: the network plays, the search says what it should have played)")
+    rec.add_argument("--greedy", action="store_true", help="a network demonstrator plays its most likely action "
+                                                           "(default: it samples)")
     inf = sub.add_parser("info", help="what a recording holds")
     inf.add_argument("path")
     ver = sub.add_parser("verify", help="replay every game on this engine (exit 1 naming the first that differs)")
@@ -488,7 +577,8 @@ def main(argv=None):
 
         warm_up()
         opponents = [o.strip() for o in split_top(args.opponents) if o.strip()]
-        record(args.scenario, args.demonstrator, opponents, args.games, args.out, args.seed, args.save_every)
+        record(args.scenario, args.demonstrator, opponents, args.games, args.out, args.seed, args.save_every,
+               labeller=args.labeller, greedy=args.greedy)
         print(info(args.out))
     except (DemosError, ValueError) as e:
         raise SystemExit(f"training.demos: {e}") from None

@@ -23,6 +23,9 @@ Config (``pretrain:`` in a training YAML, see configs/training/default.yaml)::
       value_coef: 0.5
       temperature: null       # with a recording of the search (demos:), clone a softmax of its candidates'
                               # values / temperature where it simulated, instead of its choice alone
+      also: []                # further recordings (demos:<file>), all their games cloned with the above;
+                              # a labelled recording (DAgger: training/demos.py record --labeller) clones
+                              # the labeller's actions on the states another agent reached
 
 The demonstration env is built by ``training.common.make_env_fn`` like every training env (so
 an opponent mix is drawn per game there too), as rank 700,000: game seeds ``seed * 1000 + 700_000
@@ -88,9 +91,9 @@ def check_warm_start(cfg: dict, prog: str, resume: bool = False) -> None:
     """Before a run starts (``prog``: the command), what its warm start will load is checked: an
     ``init_from`` checkpoint is copied into a throwaway model of the config (``init_from`` below:
     the checkpoint against the config's game and encoder, then its network against the config's
-    ``ppo.net_arch`` and ``ppo.extractor``), else a ``demos:`` recording is replayed on the game
-    (training.demos.check: readable, the config's scenario, enough games, each replaying on this
-    engine; a few seconds). A bad one stops the command in one line naming the field and the file,
+    ``ppo.net_arch`` and ``ppo.extractor``), else each ``demos:`` recording (the demonstrator's and
+    the ``also`` list's) is replayed on the game (training.demos.check: readable, the config's
+    scenario, enough games, each replaying on this engine; a few seconds). A bad one stops the command in one line naming the field and the file,
     before the run folder is written, instead of a traceback from the warm start. A ``resume``d run
     has no warm start: nothing is checked."""
     from .demos import PREFIX, DemosError, check
@@ -106,9 +109,13 @@ def check_warm_start(cfg: dict, prog: str, resume: bool = False) -> None:
             game = build_game_for(cfg)
             model = new_model(cfg, make_vec_env({**cfg, "n_envs": 1, "vec_env": "dummy"}), None, game=game)
             init_from(model, cfg["init_from"], game, cfg["encoder"], log=lambda *a: None)
-        elif p and p["demonstrator"].startswith(PREFIX):
-            field = "pretrain.demonstrator"
-            check(cfg, p["demonstrator"][len(PREFIX):], p["games"])
+        elif p:
+            if p["demonstrator"].startswith(PREFIX):
+                field = "pretrain.demonstrator"
+                check(cfg, p["demonstrator"][len(PREFIX):], p["games"])
+            for i, spec in enumerate(p.get("also") or ()):
+                field = f"pretrain.also[{i}]"
+                check(cfg, spec[len(PREFIX):])
     except (DemosError, ValueError) as exc:  # DemosError, CheckpointMismatch
         raise SystemExit(f"{prog}: {field}: {exc}") from None
 
@@ -212,13 +219,20 @@ def clone(model, data: dict, epochs: int = 8, batch_size: int = 256, learning_ra
 
 def pretrain(model, cfg: dict, log=print) -> dict:
     """Collect demonstrations per ``cfg['pretrain']`` and clone them into ``model``."""
+    from .demos import PREFIX, merged, replay
+
     p = cfg["pretrain"]
-    data = collect(cfg, p["games"], p["demonstrator"], log=log)
+    parts = [collect(cfg, p["games"], p["demonstrator"], log=log)]
+    parts += [replay(cfg, spec[len(PREFIX):], log=log) for spec in p.get("also") or ()]
+    data = merged(parts)
     rows = clone(model, data, p["epochs"], p["batch_size"], p["learning_rate"], p["value_coef"], seed=cfg["seed"],
                  temperature=p.get("temperature"), log=log)
     opponents = {o: data["opponents"].count(o) for o in dict.fromkeys(data["opponents"])}
-    return {"demonstrator": p["demonstrator"], "games": p["games"], "decisions": int(len(data["actions"])),
-            "demonstrator_results": data["results"], "opponents": opponents, "epochs": rows}
+    out = {"demonstrator": p["demonstrator"], "games": p["games"], "decisions": int(len(data["actions"])),
+           "demonstrator_results": data["results"], "opponents": opponents, "epochs": rows}
+    if p.get("also"):
+        out["also"] = [{"recording": spec, "decisions": int(len(d["actions"]))} for spec, d in zip(p["also"], parts[1:])]
+    return out
 
 
 def init_from(model, path, game, encoder: str, log=print) -> dict:

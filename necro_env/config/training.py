@@ -54,14 +54,7 @@ def _check_demonstrator(v):
     if not isinstance(v, str):
         raise FieldProblem((), v, allowed)
     if v.startswith(DEMOS):
-        try:
-            found = v.endswith(".npz") and resolve_path(v[len(DEMOS):]) is not None
-        except ConfigError:
-            found = False
-        if not found:
-            raise FieldProblem((), v, "demos: names a recording (.npz) that does not exist; the path is relative to "
-                                      "the working directory or to configs/ (e.g. demos:demos/search3_r32.npz)")
-        return v
+        return _check_recording(v)
     try:
         parts = side_specs(v) or [v]
         for p in parts:
@@ -71,6 +64,20 @@ def _check_demonstrator(v):
                 raise FieldProblem((), v, allowed)
     except SpecError as e:
         raise FieldProblem((), v, str(e)) from None
+    return v
+
+
+def _check_recording(v):
+    """``demos:<file.npz>``: a recording that exists (training/demos.py)."""
+    if not isinstance(v, str) or not v.startswith(DEMOS):
+        raise FieldProblem((), v, "expected demos:<file.npz>, a recording of games (training/demos.py)")
+    try:
+        found = v.endswith(".npz") and resolve_path(v[len(DEMOS):]) is not None
+    except ConfigError:
+        found = False
+    if not found:
+        raise FieldProblem((), v, "demos: names a recording (.npz) that does not exist; the path is relative to "
+                                  "the working directory or to configs/ (e.g. demos:demos/search3_r32.npz)")
     return v
 
 
@@ -97,6 +104,7 @@ OpponentSpec = Annotated[str, BeforeValidator(_check_spec)]
 # the JSON schema still lists the allowed names, as the Literal it replaces did
 AnchorName = Annotated[str, BeforeValidator(_check_anchor), Field(json_schema_extra={"enum": list(POLICY_NAMES)})]
 DemonstratorSpec = Annotated[str, BeforeValidator(_check_demonstrator)]
+RecordingSpec = Annotated[str, BeforeValidator(_check_recording)]
 Opponent = Annotated[str | dict[str, float], BeforeValidator(_check_opponent)]
 
 
@@ -171,6 +179,9 @@ class PretrainFile(Strict):
     # soft targets: a recorded search's candidates weighed by softmax(value / temperature) where it
     # simulated (training/demos.py, version 2); None: its choice alone
     temperature: Optional[float] = Field(default=None, gt=0)
+    # further recordings (demos:<file.npz>), every game of each cloned with the demonstrator's: e.g. a
+    # labelled recording (training/demos.py record --labeller: the network's own games, labelled by the search)
+    also: list[RecordingSpec] = Field(default_factory=list)
 
 
 class TrainingFile(Strict):

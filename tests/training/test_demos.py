@@ -19,22 +19,26 @@ def recording(tmp_path):
     return out
 
 
-def _direct_play(cfg, seed, side, demonstrator, opponent):
-    """The learner's (obs, action) pairs of one game played live, as ``record`` plays it."""
+def _direct_play(cfg, seed, side, demonstrator, opponent, labeller=None):
+    """The learner's (obs, action) pairs of one game played live, as ``record`` plays it; with a
+    ``labeller``, (obs, action played, the labeller's action there) triples."""
     from agents import make_agent
     from necro_env.envs.gym_wrapper import NecromundaGymEnv
 
     env = NecromundaGymEnv(scenario=cfg["scenario"], encoder=cfg["encoder"], learner=side, reward=cfg["reward"])
     demo = make_agent(demonstrator, seed=0, game=env.game, deterministic=False)
     opp = make_agent(opponent, seed=0, game=env.game, deterministic=False)
+    label = None if labeller is None else make_agent(labeller, seed=0, game=env.game)
     env.opponents = [opp] * env.n_gangs
     demo.reset(seed)
+    if label is not None:
+        label.reset(seed + 2_000_003)
     opp.reset(seed + 1_000_003)
     obs, _ = env.reset(seed=seed)
     pairs = []
     while not env.game.done:
         a = int(demo.act(obs, env.action_masks(), game=env.game))
-        pairs.append((obs, a))
+        pairs.append((obs, a) if label is None else (obs, a, int(label.act(obs, env.action_masks(), game=env.game))))
         obs, *_ = env.step(a)
     return pairs
 
@@ -232,7 +236,7 @@ def test_a_search_is_recorded_with_its_candidates_values(tmp_path, tiny_config):
     one = tmp_path / "s.npz"
     demos.record("scenarios/gang_fight.yaml", SEARCH, ["gunline"], 2, one, **QUIET)
     data = demos.load(one)
-    assert data["meta"]["version"] == 2 and len(data["searched"]) > 0
+    assert data["meta"]["version"] == demos.VERSION and len(data["searched"]) > 0
     played = data["actions"][data["searched"]]
     best = data["candidates"][np.arange(len(played)), np.nanargmax(data["values"], axis=1)]
     assert np.array_equal(played, best)
@@ -290,3 +294,82 @@ def test_a_clone_with_a_temperature_learns_the_softened_search(tmp_path, tiny_co
         model = new_model(cfg, make_vec_env({**cfg, "n_envs": 1}), None)
         losses[t] = pretrain.pretrain(model, cfg, **QUIET)["epochs"][0]["policy_loss"]
     assert losses["0.5"] != losses["null"] and losses["0.5"] > 0
+
+
+def test_a_labelled_recording_clones_the_labellers_actions_on_the_states_the_demonstrator_reached(tmp_path,
+                                                                                                  tiny_config):
+    """Version 3, ``record(labeller=...)`` (DAgger): the demonstrator plays, and at each of its
+    decisions the labeller's action there is kept (-1 at the opponents'); replayed, the played
+    actions drive the games and the labels are the clone's targets, on the same observations as
+    live play. Another labeller does not continue the file; a label that is not legal where it
+    stands, or labels that do not fit the actions, are refused."""
+    out = tmp_path / "l.npz"
+    demos.record("scenarios/gang_fight.yaml", "random", ["aggressor"], 2, out, labeller="gunline", **QUIET)
+    data = demos.load(out)
+    assert data["meta"]["labeller"] == "gunline" and data["labels"].shape == data["actions"].shape
+    cfg = load_config(tiny_config())
+    live = [t for i in range(2) for t in _direct_play(cfg, 800_000 + i, i, "random", "aggressor", "gunline")]
+    got = demos.replay(cfg, out, **QUIET)
+    assert got["actions"].tolist() == [lab for *_, lab in live]
+    assert all(np.array_equal(o, got["obs"][k]) for k, (o, *_) in enumerate(live))
+    played = np.array([a for _, a, _ in live])
+    assert (played != got["actions"]).any(), "random and gunline disagree somewhere"
+    own = data["labels"] >= 0
+    assert own.sum() == len(live) and np.array_equal(data["actions"][own], played)
+    with pytest.raises(demos.DemosError, match="recorded with other settings \\(labeller\\)"):
+        demos.record("scenarios/gang_fight.yaml", "random", ["aggressor"], 3, out, labeller="sentry", **QUIET)
+    lab = data["labels"].copy()
+    k = int(np.flatnonzero(own)[3])
+    lab[k] = data["actions"].max() + 10_000
+    with pytest.raises(demos.DemosError, match=r"game 0 \(seed 800000\): decision \d+: the label \d+ is not a legal"):
+        demos.replay(cfg, _rewrite(out, tmp_path / "illegal.npz", labels=lab), **QUIET)
+    with pytest.raises(demos.DemosError, match="damaged: the labels do not fit"):
+        demos.load(_rewrite(out, tmp_path / "short.npz", labels=data["labels"][:-1]))
+    with pytest.raises(demos.DemosError, match=r"game 0 \(seed 800000\): decision \d+: the label"):
+        demos.verify(_rewrite(out, tmp_path / "illegal.npz", labels=lab))  # the check of every command's warm start
+
+
+def test_a_side_agent_records_the_search_of_the_side_that_searched(tmp_path):
+    """``sides:<search>,gunline``: the search's candidates and values are kept where it simulated (the
+    side agent reports the last acting agent's search), none at the script's decisions."""
+    out = tmp_path / "s.npz"
+    demos.record("scenarios/gang_fight.yaml", f"sides:{SEARCH},gunline", ["aggressor"], 4, out, **QUIET)
+    data = demos.load(out)
+    sides = np.repeat(data["learner"], np.diff(data["offsets"]))  # the demonstrator's gang per action
+    assert len(data["searched"]) > 0 and (sides[data["searched"]] == 0).all()
+
+
+def test_further_recordings_are_cloned_with_the_demonstrators(recording, tmp_path, tiny_config):
+    """``pretrain.also``: every game of each recording joins the demonstrator's games (the arrays in
+    order, search rows padded); a recording there that does not replay stops the command naming
+    pretrain.also[i]; one that does not exist is refused when the config loads."""
+    from necro_env.config.errors import ConfigError
+    from training.common import make_vec_env, new_model
+
+    lab = tmp_path / "l.npz"
+    demos.record("scenarios/gang_fight.yaml", "random", ["aggressor"], 2, lab, labeller="gunline", **QUIET)
+    cfg = load_config(tiny_config(extra=f'pretrain: {{demonstrator: "demos:{recording}", games: 2, epochs: 1, '
+                                        f'also: ["demos:{lab}"]}}\n'))
+    a, b = demos.replay(cfg, recording, games=2, **QUIET), demos.replay(cfg, lab, **QUIET)
+    both = demos.merged([a, b])
+    assert np.array_equal(both["actions"], np.concatenate([a["actions"], b["actions"]]))
+    assert np.array_equal(both["obs"], np.concatenate([a["obs"], b["obs"]]))
+    assert both["opponents"] == a["opponents"] + b["opponents"]
+    assert both["results"] == {k: a["results"][k] + b["results"][k] for k in a["results"]}
+    model = new_model(cfg, make_vec_env({**cfg, "n_envs": 1}), None)
+    out = pretrain.pretrain(model, cfg, **QUIET)
+    assert out["decisions"] == len(both["actions"]) and out["also"] == [{"recording": f"demos:{lab}",
+                                                                         "decisions": len(b["actions"])}]
+    # search rows of one part only: the other's are padding
+    s = {"candidates": np.array([[3, 4, 5]] * len(a["actions"])), "values": np.zeros((len(a["actions"]), 3))}
+    padded = demos.merged([{**a, "search": s}, b])["search"]
+    assert padded["candidates"].shape == (len(both["actions"]), 3)
+    assert (padded["candidates"][len(a["actions"]):] == -1).all() and np.isnan(padded["values"][len(a["actions"]):]).all()
+    bad_labels = demos.load(lab)["labels"].copy()
+    bad_labels[bad_labels >= 0] = 10**6
+    bad = _rewrite(lab, tmp_path / "bad.npz", labels=bad_labels)
+    with pytest.raises(SystemExit, match=r"^necro-train: pretrain.also\[0\]: .*bad.npz: game 0 .* the label"):
+        pretrain.check_warm_start(load_config(tiny_config(extra=f'pretrain: {{demonstrator: "demos:{recording}", '
+                                                                f'games: 2, also: ["demos:{bad}"]}}\n')), "necro-train")
+    with pytest.raises(ConfigError, match=r"pretrain.also.0.*demos: names a recording .* does not exist"):
+        load_config(tiny_config(extra='pretrain: {also: ["demos:nowhere/none.npz"]}\n'))
