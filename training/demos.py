@@ -533,8 +533,9 @@ def info(path) -> str:
     data = load(path)
     meta = data["meta"]
     games = _games_of(data)
+    labelled = f", labelled by {meta['labeller']}" if "labels" in data else ""
     return (f"{data['path']}: {len(games)} games, {len(data['actions'])} actions, scenario {meta['scenario']}, "
-            f"demonstrator {meta['demonstrator']}, seeds {meta['seed']}+ (necro_env {meta.get('necro_env')}, "
+            f"demonstrator {meta['demonstrator']}{labelled}, seeds {meta['seed']}+ (necro_env {meta.get('necro_env')}, "
             f"format version {meta['version']}; {len(data['searched'])} decisions with the search's values)\n"
             f"{summary(games, meta['opponents'])}")
 

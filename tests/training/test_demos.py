@@ -180,6 +180,11 @@ def test_the_command_line_records_and_describes(tmp_path, capsys):
     demos.main(["info", str(out)])
     text = capsys.readouterr().out
     assert "2 games" in text and "demonstrator sides:sentry,aggressor" in text and "v gunline" in text
+    lab = tmp_path / "lab.npz"
+    demos.main(["record", "--demonstrator", "random", "--labeller", "gunline", "--greedy", "--opponents", "aggressor",
+                "--games", "1", "--out", str(lab)])
+    text = capsys.readouterr().out
+    assert "demonstrator random, labelled by gunline" in text and demos.load(lab)["meta"]["greedy"] is True
     with pytest.raises(SystemExit, match="training.demos: .*junk.npz: no such recording"):
         demos.main(["info", str(tmp_path / "junk.npz")])
     with pytest.raises(SystemExit, match="training.demos: "):
