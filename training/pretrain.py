@@ -227,11 +227,14 @@ def pretrain(model, cfg: dict, log=print) -> dict:
     data = merged(parts)
     rows = clone(model, data, p["epochs"], p["batch_size"], p["learning_rate"], p["value_coef"], seed=cfg["seed"],
                  temperature=p.get("temperature"), log=log)
-    opponents = {o: data["opponents"].count(o) for o in dict.fromkeys(data["opponents"])}
+    def games_of(d):  # a part's games per opponent
+        return {o: d["opponents"].count(o) for o in dict.fromkeys(d["opponents"])}
+
     out = {"demonstrator": p["demonstrator"], "games": p["games"], "decisions": int(len(data["actions"])),
-           "demonstrator_results": data["results"], "opponents": opponents, "epochs": rows}
-    if p.get("also"):
-        out["also"] = [{"recording": spec, "decisions": int(len(d["actions"]))} for spec, d in zip(p["also"], parts[1:])]
+           "demonstrator_results": parts[0]["results"], "opponents": games_of(parts[0]), "epochs": rows}
+    if p.get("also"):  # each further recording's own decisions, results (of its play) and opponents
+        out["also"] = [{"recording": spec, "decisions": int(len(d["actions"])), "results": d["results"],
+                        "opponents": games_of(d)} for spec, d in zip(p["also"], parts[1:])]
     return out
 
 

@@ -363,8 +363,9 @@ def test_further_recordings_are_cloned_with_the_demonstrators(recording, tmp_pat
     assert both["results"] == {k: a["results"][k] + b["results"][k] for k in a["results"]}
     model = new_model(cfg, make_vec_env({**cfg, "n_envs": 1}), None)
     out = pretrain.pretrain(model, cfg, **QUIET)
-    assert out["decisions"] == len(both["actions"]) and out["also"] == [{"recording": f"demos:{lab}",
-                                                                         "decisions": len(b["actions"])}]
+    assert out["decisions"] == len(both["actions"]) and out["demonstrator_results"] == a["results"]
+    assert out["also"] == [{"recording": f"demos:{lab}", "decisions": len(b["actions"]), "results": b["results"],
+                            "opponents": {"aggressor": 2}}]
     # search rows of one part only: the other's are padding
     s = {"candidates": np.array([[3, 4, 5]] * len(a["actions"])), "values": np.zeros((len(a["actions"]), 3))}
     padded = demos.merged([{**a, "search": s}, b])["search"]
