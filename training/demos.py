@@ -298,7 +298,8 @@ def check(cfg: dict, path, games: int | None = None) -> dict:
 def verify(path, games: int | None = None) -> dict:
     """Replay every game (or the first ``games``) of a recording on this engine, on the game alone
     (no observations encoded), each label (a labelled recording) legal where it stands: DemosError
-    at the first that differs. ``path`` may be a loaded recording. Returns the counts of games and actions replayed."""
+    at the first that differs. ``path`` may be a loaded recording. Returns the counts of games and
+    actions replayed."""
     from necro_env.envs.gym_wrapper import NecromundaGymEnv
 
     data = path if isinstance(path, dict) else load(path)
@@ -411,7 +412,7 @@ def save(path, meta: dict, games: list[dict]) -> None:
         "candidates": cand,
         "values": vals,
     }
-    if any("labels" in g for g in games):  # a labelled recording (``record(labeller=...)``): every game is
+    if any("labels" in g for g in games):  # a labelled recording (``record(labeller=...)``): every game has labels
         arrays["labels"] = np.concatenate([np.asarray(g["labels"], np.int32) for g in games])
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez_compressed(tmp, **arrays)
@@ -469,7 +470,7 @@ def record(scenario: str, demonstrator: str, opponents: list[str], games: int, o
     demo = make_agent(demonstrator, seed=0, game=game, deterministic=greedy)
     encoder = getattr(demo, "encoder", None) or "flat"  # a network demonstrator reads its own encoder's observations
     label = None if labeller is None else make_agent(labeller, seed=0, game=game, deterministic=True)
-    if label is not None and getattr(label, "encoder", None) not in (None, getattr(demo, "encoder", None)):
+    if label is not None and getattr(label, "encoder", None) not in (None, encoder):
         raise ValueError(f"the labeller {labeller} reads {label.encoder} observations and the demonstrator "
                          f"{demonstrator} {encoder}: a labeller reads the Game or the demonstrator's observations")
     searcher = demo if label is None else label  # whose search values are kept
@@ -490,7 +491,7 @@ def record(scenario: str, demonstrator: str, opponents: list[str], games: int, o
         s = int(seed) + i
         demo.reset(s)
         if label is not None:
-            label.reset(s + 2_000_003)
+            label.reset(s + 2_000_003)  # its own generator, apart from the demonstrator's and the opponent's
         opp.reset(s + 1_000_003)
         obs, _ = env.reset(seed=s)
         while not (env.game.done):

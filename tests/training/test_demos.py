@@ -334,6 +334,19 @@ def test_a_labelled_recording_clones_the_labellers_actions_on_the_states_the_dem
         demos.verify(_rewrite(out, tmp_path / "illegal.npz", labels=lab))  # the check of every command's warm start
 
 
+def test_a_labeller_that_reads_other_observations_is_refused(tmp_path, monkeypatch):
+    """A labeller sees the demonstrator's observations (or the Game): one that needs another
+    encoder's is refused before any game is played, naming both."""
+    from agents.heuristic import GunlineAgent
+
+    monkeypatch.setattr(GunlineAgent, "encoder", "entity")
+    with pytest.raises(ValueError, match="the labeller gunline reads entity observations and the demonstrator "
+                                         "random flat"):
+        demos.record("scenarios/gang_fight.yaml", "random", ["aggressor"], 1, tmp_path / "x.npz", labeller="gunline",
+                     **QUIET)
+    assert not (tmp_path / "x.npz").exists()
+
+
 def test_a_side_agent_records_the_search_of_the_side_that_searched(tmp_path):
     """``sides:<search>,gunline``: the search's candidates and values are kept where it simulated (the
     side agent reports the last acting agent's search), none at the script's decisions."""
