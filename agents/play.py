@@ -27,14 +27,19 @@ def player_seed(seed: int, g: int, stream: int = 0) -> int:
 
 
 def play_game(game, agents, seed: int, agent_seeds=None, record: bool = False, max_decisions: int = 100_000,
-              stream: int = 0):
+              stream: int = 0, on_reset=None, on_step=None):
     """Play one game from ``game.reset(seed)``; ``agents[g]`` plays gang g.
 
     Each agent is reset with its own seed (``agent_seeds[g]``, default ``player_seed(seed, g,
     stream)``) before the game, so its choices never draw on the game's dice. With ``record`` every
-    step's decoded events are kept (for a battle log or replay of the game).
+    step's decoded events are kept (for a battle log or replay of the game). Observers, for what
+    reads the game as it goes (a run's final game: training.common.record_final_game):
+    ``on_reset()`` after the reset (the deployment's events are the game's then), ``on_step(g,
+    action, text)`` after each step, ``text`` the action as described before it was played.
     """
     game.reset(seed)
+    if on_reset is not None:
+        on_reset()
     encoders = {}
     for g, a in enumerate(agents):
         a.reset(agent_seeds[g] if agent_seeds is not None else player_seed(seed, g, stream))
@@ -47,10 +52,13 @@ def play_game(game, agents, seed: int, agent_seeds=None, record: bool = False, m
         agent = agents[g]
         obs = encoders[agent.encoder].encode(game, g) if agent.encoder is not None else None
         a = agent.act(obs, game.mask[0], game=game)
+        text = str(game.describe(a)) if on_step is not None else None
         game.step(a)
         n += 1
         if record:
             log.append((g, int(a), game.events()))
+        if on_step is not None:
+            on_step(g, int(a), text)
         if n >= max_decisions:
             raise RuntimeError(f"game {seed} did not end after {max_decisions} decisions")
     return GameResult(seed, game.winner if not game.truncated else -1, game.truncated, game.round, n, log)

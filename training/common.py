@@ -304,35 +304,28 @@ def record_final_game(run: Path, game, agents, seed: int, agent_names):
     """Play one game between ``agents`` (``agents[g]`` plays gang g) and write its event list as
     JSON (final_game.json) and, when the battle log (necro_env.render.battlelog) is available,
     its readable battle log (final_game.log). Returns the written paths."""
-    from agents.play import player_seed
-    from necro_env.envs.encoders import make_encoder
+    from agents.play import play_game
 
     try:
         from necro_env.render.battlelog import game_log
     except ImportError:
         game_log = None
     names = list(agent_names)
-    encoders = {a.encoder: make_encoder(a.encoder) for a in agents if a.encoder}
-    game.reset(seed)
-    for g, a in enumerate(agents):
-        a.reset(player_seed(seed, g))  # as play_game seeds them: the evaluation's game
     lines = [f"{n} plays gang_{g}" for g, n in enumerate(names)]
     gang_names = [f"gang_{g}" for g in range(len(agents))]
-    if game_log is not None:
-        lines += game_log(game, gang_names)
     steps = []
-    while not game.done:
-        g = game.current_gang
-        ag = agents[g]
-        obs = encoders[ag.encoder].encode(game, g) if ag.encoder else None
-        act = ag.act(obs, game.mask[0], game=game)
-        text = str(game.describe(act))
-        game.step(act)
-        steps.append({"gang": g, "action": int(act), "action_text": text,
+
+    def log_events():
+        if game_log is not None:
+            lines.extend(game_log(game, gang_names))
+
+    def logged(g, act, text):
+        steps.append({"gang": g, "action": act, "action_text": text,
                       "events": [{"kind": e.kind, "actor": e.actor, "target": e.target, "fields": e.fields}
                                  for e in game.events()]})
-        if game_log is not None:
-            lines += game_log(game, gang_names)
+        log_events()
+
+    play_game(game, agents, seed, on_reset=log_events, on_step=logged)  # the agents seeded as the evaluation's game
     winner = game.winner if not game.truncated else -1
     out = {"seed": seed, "agents": names, "winner": winner, "truncated": game.truncated, "rounds": game.round,
            "decisions": len(steps), "steps": steps}

@@ -27,6 +27,31 @@ def test_same_seeds_same_game(game):
     assert (a.winner, a.rounds) == (b.winner, b.rounds)
 
 
+def test_observers_see_the_reset_and_every_step_as_played(game, tmp_path):
+    """play_game's on_reset (after the reset, before any decision) and on_step (after each step, the
+    action described as it was before the step); a run's final game (training.common
+    .record_final_game) is built on them and is the same game as play_game's."""
+    import json
+
+    from training.common import record_final_game
+
+    seen = []
+    r = play_game(game, [make_agent("gunline"), make_agent("random")], seed=11, record=True,
+                  on_reset=lambda: seen.append(("reset", game.round, game.done)),
+                  on_step=lambda g, a, text: seen.append((g, a, text)))
+    assert seen[0] == ("reset", 1, False) and len(seen) == r.decisions + 1
+    assert [(g, a) for g, a, _ in seen[1:]] == [(g, a) for g, a, _ in r.events]
+    game.reset(11)
+    assert seen[1][2] == str(game.describe(r.events[0][1])) != ""
+    record_final_game(tmp_path, game, [make_agent("gunline"), make_agent("random")], seed=11,
+                      agent_names=["gunline", "random"])
+    final = json.loads((tmp_path / "final_game.json").read_text())
+    assert [(s["gang"], s["action"], s["action_text"]) for s in final["steps"]] == seen[1:]
+    assert final["winner"] == r.winner and final["rounds"] == r.rounds
+    log = (tmp_path / "final_game.log").read_text().splitlines()
+    assert log[:2] == ["gunline plays gang_0", "random plays gang_1"] and len(log) > r.decisions // 4
+
+
 def test_random_agent_is_uniform_over_legal_and_seeded():
     mask = np.zeros(20, bool)
     mask[[2, 5, 9]] = True
