@@ -61,6 +61,11 @@ DEFAULT_SEED = 800_000  # env seeds of recordings: apart from training (seed*100
 #                          and evaluation (10,000+, 100,000+, 500,000) seeds
 
 
+def file_of(spec: str) -> str:
+    """The recording's path in a ``demos:<file.npz>`` spec (a config's demonstrator or ``also`` entry)."""
+    return spec[len(PREFIX):]
+
+
 class DemosError(ValueError):
     """A recording that cannot be used: unreadable, another format, another scenario, or one whose
     games no longer replay on this engine. The message names the file and what differs."""

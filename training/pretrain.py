@@ -59,10 +59,10 @@ def collect(cfg: dict, games: int, demonstrator: str = "gunline", seed: int | No
     from agents import make_agent
 
     from .common import make_env_fn, opponent_label
-    from .demos import PREFIX, discounted, play_episode, replay, stacked
+    from .demos import PREFIX, discounted, file_of, play_episode, replay, stacked
 
     if demonstrator.startswith(PREFIX):  # recorded games (training/demos.py), replayed on the config's encoder
-        return replay(cfg, demonstrator[len(PREFIX):], games, log=log)
+        return replay(cfg, file_of(demonstrator), games, log=log)
     seed = cfg["seed"] if seed is None else seed
     gamma = cfg["ppo"]["gamma"]
     env = make_env_fn({**cfg, "seed": seed}, DEMO_RANK)()
@@ -93,10 +93,10 @@ def check_warm_start(cfg: dict, prog: str, resume: bool = False) -> None:
     the checkpoint against the config's game and encoder, then its network against the config's
     ``ppo.net_arch`` and ``ppo.extractor``), else each ``demos:`` recording (the demonstrator's and
     the ``also`` list's) is replayed on the game (training.demos.check: readable, the config's
-    scenario, enough games, each replaying on this engine; a few seconds). A bad one stops the command in one line naming the field and the file,
-    before the run folder is written, instead of a traceback from the warm start. A ``resume``d run
-    has no warm start: nothing is checked."""
-    from .demos import PREFIX, DemosError, check
+    scenario, enough games, each replaying on this engine; a few seconds). A bad one stops the
+    command in one line naming the field and the file, before the run folder is written, instead of
+    a traceback from the warm start. A ``resume``d run has no warm start: nothing is checked."""
+    from .demos import PREFIX, DemosError, check, file_of
 
     if resume:
         return
@@ -112,10 +112,10 @@ def check_warm_start(cfg: dict, prog: str, resume: bool = False) -> None:
         elif p:
             if p["demonstrator"].startswith(PREFIX):
                 field = "pretrain.demonstrator"
-                check(cfg, p["demonstrator"][len(PREFIX):], p["games"])
+                check(cfg, file_of(p["demonstrator"]), p["games"])
             for i, spec in enumerate(p.get("also") or ()):
                 field = f"pretrain.also[{i}]"
-                check(cfg, spec[len(PREFIX):])
+                check(cfg, file_of(spec))
     except (DemosError, ValueError) as exc:  # DemosError, CheckpointMismatch
         raise SystemExit(f"{prog}: {field}: {exc}") from None
 
@@ -219,14 +219,15 @@ def clone(model, data: dict, epochs: int = 8, batch_size: int = 256, learning_ra
 
 def pretrain(model, cfg: dict, log=print) -> dict:
     """Collect demonstrations per ``cfg['pretrain']`` and clone them into ``model``."""
-    from .demos import PREFIX, merged, replay
+    from .demos import file_of, merged, replay
 
     p = cfg["pretrain"]
     parts = [collect(cfg, p["games"], p["demonstrator"], log=log)]
-    parts += [replay(cfg, spec[len(PREFIX):], log=log) for spec in p.get("also") or ()]
+    parts += [replay(cfg, file_of(spec), log=log) for spec in p.get("also") or ()]
     data = merged(parts)
     rows = clone(model, data, p["epochs"], p["batch_size"], p["learning_rate"], p["value_coef"], seed=cfg["seed"],
                  temperature=p.get("temperature"), log=log)
+
     def games_of(d):  # a part's games per opponent
         return {o: d["opponents"].count(o) for o in dict.fromkeys(d["opponents"])}
 

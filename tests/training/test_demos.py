@@ -383,7 +383,8 @@ def test_further_recordings_are_cloned_with_the_demonstrators(recording, tmp_pat
     s = {"candidates": np.array([[3, 4, 5]] * len(a["actions"])), "values": np.zeros((len(a["actions"]), 3))}
     padded = demos.merged([{**a, "search": s}, b])["search"]
     assert padded["candidates"].shape == (len(both["actions"]), 3)
-    assert (padded["candidates"][len(a["actions"]):] == -1).all() and np.isnan(padded["values"][len(a["actions"]):]).all()
+    tail = slice(len(a["actions"]), None)
+    assert (padded["candidates"][tail] == -1).all() and np.isnan(padded["values"][tail]).all()
     bad_labels = demos.load(lab)["labels"].copy()
     bad_labels[bad_labels >= 0] = 10**6
     bad = _rewrite(lab, tmp_path / "bad.npz", labels=bad_labels)
