@@ -184,10 +184,18 @@ class PretrainFile(Strict):
     also: list[RecordingSpec] = Field(default_factory=list)
 
 
+# the encoders of necro_env/envs/encoders.py (ENCODERS) by name, and those whose observation has
+# fighter rows and board planes (EntityEncoder and its subclasses), which the entity extractor and the
+# pointer policy read; listed here so that a config is checked without importing the compiled encoders
+# (tests/training/test_pointer_policy.py keeps both lists equal to the classes)
+ENCODER_NAMES = ("flat", "entity", "spatial", "tactical", "advised")
+ROW_ENCODERS = ("entity", "tactical", "advised")
+
+
 class TrainingFile(Strict):
     name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")
     scenario: str
-    encoder: Literal["flat", "entity", "spatial", "tactical", "advised"]
+    encoder: Literal[ENCODER_NAMES]
     learner: Union[Literal["random"], int] = "random"
     # a compiled policy (agent_spec.POLICY_NAMES) | path to a checkpoint .zip, or a mix {spec: weight, ...} drawn
     # per episode
@@ -214,7 +222,7 @@ class TrainingFile(Strict):
             raise FieldProblem(("ppo", "extractor"), "entity", f"the entity extractor reads the entity encoder's "
                                                                f"observation; this config's encoder is "
                                                                f"{self.encoder!r} (use extractor: default)")
-        if self.ppo.extractor == "pointer" and self.encoder not in ("entity", "tactical", "advised"):
+        if self.ppo.extractor == "pointer" and self.encoder not in ROW_ENCODERS:
             raise FieldProblem(("ppo", "extractor"), "pointer", f"the pointer policy reads the fighter rows and "
                                                                 f"board planes of the entity, tactical or advised "
                                                                 f"encoder; this config's encoder is {self.encoder!r}")

@@ -163,3 +163,14 @@ def test_the_default_config_trains_with_the_pointer_policy_and_a_flat_one_is_ref
     flat.write_text(yaml.safe_dump({**cfg, "encoder": "flat"}))
     with pytest.raises(ConfigError, match=r"extractor.*pointer.*'flat'"):
         load_config(flat)
+
+
+def test_the_configs_encoder_lists_match_the_encoder_classes():
+    """necro_env/config/training.py names the encoders (and those with fighter rows and board planes, which
+    the pointer policy and the entity extractor read) without importing them: the names must stay those of
+    ENCODERS and of EntityEncoder's subclasses, or a config would be checked against a stale list."""
+    from necro_env.config.training import ENCODER_NAMES, ROW_ENCODERS
+    from necro_env.envs.encoders import ENCODERS, EntityEncoder
+
+    assert set(ENCODER_NAMES) == set(ENCODERS)
+    assert set(ROW_ENCODERS) == {name for name, cls in ENCODERS.items() if issubclass(cls, EntityEncoder)}
