@@ -382,6 +382,15 @@ ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
 
+@leaf_njit(inline="always")
+def path_blocked(s, st, b, x, y):
+    """Cell (x, y) is closed to the path fields' searches: a wall, or a door locked in game b."""
+    ter = st.terrain[y, x]
+    if ter == TER_WALL:
+        return True
+    return ter == TER_DOOR and s.door[b, st.door_of_cell[y, x], DR_STATE] == DOOR_LOCKED
+
+
 @leaf_njit
 def row_search(s, st, b, me, field):
     """:func:`fill_path_field` on a board at most 64 cells wide: a breadth-first search over whole
@@ -401,10 +410,7 @@ def row_search(s, st, b, me, field):
     for y in range(h):
         r = ZERO
         for x in range(w):
-            ter = st.terrain[y, x]
-            if ter == TER_WALL:
-                continue
-            if ter == TER_DOOR and s.door[b, st.door_of_cell[y, x], DR_STATE] == DOOR_LOCKED:
+            if path_blocked(s, st, b, x, y):
                 continue
             r |= ONE << np.uint64(x)
         rows[FREE, y] = r
@@ -446,10 +452,7 @@ def queue_search(s, st, b, me, field):
     grid = np.full((h + 2) * pw, -1, np.int32)
     for y in range(h):
         for x in range(w):
-            ter = st.terrain[y, x]
-            if ter == TER_WALL:
-                continue
-            if ter == TER_DOOR and s.door[b, st.door_of_cell[y, x], DR_STATE] == DOOR_LOCKED:
+            if path_blocked(s, st, b, x, y):
                 continue
             grid[(y + 1) * pw + x + 1] = FAR
     queue = np.empty(h * w, np.int32)
