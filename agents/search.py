@@ -22,6 +22,13 @@ policy as the continuation (its futures play the prior's action, then that polic
 agent plays the first action of the best (action, continuation) pair. This is search at play time
 around a trained network (``make_agent("rollout:<spec>")``): the network proposes, the
 simulations check its proposal against the scripts'.
+
+With ``then`` (a policy name), every candidate's futures continue with that one policy instead of
+the candidate's own: the agent plays the first action (each policy's choice here, and the prior's)
+whose futures are worth most when ``then`` plays on. This is the rollout algorithm's one-step
+improvement of ``then`` (Bertsekas; Tesauro and Galperin's backgammon rollouts): its choice is
+one that a player who afterwards plays like ``then`` can follow up, which is what a network
+cloned from ``then`` does (docs/training.md, "The search that continues as its student").
 """
 from __future__ import annotations
 
@@ -45,7 +52,8 @@ class RolloutAgent(Agent):
     name = "rollout"
 
     def __init__(self, seed: int = 0, policies=("gunline", "aggressor"), opponents=("gunline", "aggressor"),
-                 rollouts: int = 64, horizon: int = 120, value=None, prior: Agent | None = None):
+                 rollouts: int = 64, horizon: int = 120, value=None, prior: Agent | None = None,
+                 then: str | None = None):
         if len(policies) < 1 or len(opponents) < 1:
             raise ValueError("RolloutAgent needs at least one policy and one opponent model")
         if rollouts < 1 or horizon < 0:
@@ -56,6 +64,10 @@ class RolloutAgent(Agent):
             if p < 0:
                 raise ValueError(f"RolloutAgent simulates compiled policies ({listed(POLICY_NAMES, None)}), "
                                  f"not 'external'")
+        self.then = None if then is None else policy_id(then)
+        if self.then is not None and self.then < 0:
+            raise ValueError(f"RolloutAgent continues with a compiled policy ({listed(POLICY_NAMES, None)}), "
+                             f"not {then!r}")
         self.rollouts = int(rollouts)
         self.horizon = int(horizon)
         self.value = RewardSpec.from_config(DEFAULT_VALUE if value is None else value)
@@ -66,6 +78,7 @@ class RolloutAgent(Agent):
         self._batches = {}  # batch size -> BatchedGames of the game being played
         self.searches = 0  # decisions decided by simulation (the candidates disagreed)
         self.prior_chosen = 0  # searches won by the prior's action where no policy chose it
+        self._prior_own = None  # that action at the last search, None where a policy chose it too
         self.last_search = None  # (candidates' actions, their mean values) of the last act() that simulated
         self.reset(seed)
 
@@ -99,16 +112,19 @@ class RolloutAgent(Agent):
             return int(first[0])
         self.last_search = (first, values)
         best = int(np.argmax(values))
-        if best >= len(self.policies):
+        if self._prior_own is not None and first[best] == self._prior_own:
             self.prior_chosen += 1
         return int(first[best])
 
     def evaluate(self, game, obs=None, mask=None):
         """(each candidate's action here, each candidate's mean rollout value). The candidates are
         the policies (their choice, then their own play), then, with a prior whose action no policy
-        chose, (the prior's action, then policy k) for each policy k. The values are None when every
-        candidate plays the same action (nothing to simulate)."""
+        chose, (the prior's action, then policy k) for each policy k. With ``then`` the candidates are
+        the distinct first actions (the policies' choices, then the prior's), each continued by
+        ``then``. The values are None when every candidate plays the same action (nothing to
+        simulate)."""
         P, R = len(self.policies), self.rollouts
+        self._prior_own = None  # the prior's action where no policy chose it
         bg = self._batch_for(game, P * R).load(game)
         # each policy's choice here, from one shared players' draw
         bg.reseed(self._seeds(P * R), np.tile(self._seeds(1), P * R))
@@ -119,13 +135,18 @@ class RolloutAgent(Agent):
                 mask = game.mask[0]
             a = int(self.prior.act(obs, mask, game=game))
             if not (first == a).any():
+                self._prior_own = a
                 first = np.concatenate([first, np.full(P, a, np.int64)])
                 cont = np.concatenate([cont, cont])
+        if self.then is not None:  # one continuation for all: each distinct first action once
+            _, at = np.unique(first, return_index=True)
+            first = first[np.sort(at)]
+            cont = np.full(first.size, self.then, np.int64)
         if (first == first[0]).all():
             return first, None
         self.searches += 1
         C = first.size
-        if C != P:  # a larger batch for the prior's candidates
+        if C != P:  # another batch size: the prior's candidates, or fewer distinct ones with ``then``
             bg = self._batch_for(game, C * R).load(game)
         # common random numbers: rollout r of every candidate plays the same dice and players' draws.
         # Slot r * C + k is candidate k's rollout r: interleaved, so that each of numba's threads (a

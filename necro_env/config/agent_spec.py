@@ -41,6 +41,8 @@ SEARCH_PARAMETERS = {
     "policies": (tuple, f"compiled policies joined by + ({listed(POLICY_NAMES, None)}): the candidates"),
     "opponents": (tuple, f"compiled policies joined by + ({listed(POLICY_NAMES, None)}): the other gangs' "
                          f"models, cycled over the futures"),
+    "then": (str, f"one compiled policy ({listed(POLICY_NAMES, None)}): every candidate's futures continue "
+                  f"with it (the rollout algorithm's improvement of that policy)"),
 }
 
 
@@ -118,6 +120,10 @@ def _search_parameters(spec: str, body: str) -> dict:
             if not value.isdigit() or int(value) < low:
                 raise SpecError(f"bad search agent {spec!r}: {key}={value!r}; expected {what}")
             out[key] = int(value)
+        elif kind is str:
+            if value not in POLICY_NAMES:
+                raise SpecError(f"bad search agent {spec!r}: {key}={value!r}; expected {what}")
+            out[key] = value
         else:
             names = tuple(value.split("+"))
             if not value or any(n not in POLICY_NAMES for n in names):

@@ -189,6 +189,7 @@ def test_make_agent_reads_search_parameters(game):
     assert isinstance(sides, SideAgent) and [type(a).__name__ for a in sides.agents] == ["RolloutAgent",
                                                                                           "AggressorAgent"]
     assert (sides.agents[0].rollouts, sides.agents[0].horizon) == (3, 5)
+    assert sides.agents[0].then is None and make_agent("rollout(then=sentry)").then == policy_id("sentry")
     # the parameters change nothing but the search: same seed and parameters as the constructor, same play
     twin = RolloutAgent(seed=2, rollouts=8, horizon=30, opponents=("aggressor",))
     g = game.clone().reset(11)
@@ -200,7 +201,67 @@ def test_make_agent_reads_search_parameters(game):
         g.step(a)
 
 
+def test_with_then_every_candidate_continues_with_that_policy(game):
+    """``then``: the candidates are the distinct first actions (each policy's choice), and every
+    future continues with the one policy: the values are those of rollouts played by ``then`` after
+    each first action, on the agent's shared dice (rebuilt here by hand from the same draws), and
+    they differ from the plain search's, whose candidates continue as themselves."""
+    from necro_env.batch import BatchedGames
+
+    P, R, H = 3, 4, 40
+    agent = RolloutAgent(seed=7, policies=("gunline", "aggressor", "sentry"), rollouts=R, horizon=H, then="sentry")
+    plain = RolloutAgent(seed=7, policies=("gunline", "aggressor", "sentry"), rollouts=R, horizon=H)
+    searched = differs = 0
+    for g in positions(game, n=40):
+        agent.rng = np.random.default_rng(5)
+        first, values = agent.evaluate(g)
+        if values is None:
+            assert (first == first[0]).all()
+            continue
+        searched += 1
+        assert len(set(first.tolist())) == first.size == values.size
+        C = first.size
+        rng = np.random.default_rng(5)  # the agent's draws: the sample's seeds, then the futures'
+        rng.integers(0, 2**63, size=P * R, dtype=np.uint64)
+        rng.integers(0, 2**63, size=1, dtype=np.uint64)
+        dice = rng.integers(0, 2**63, size=R, dtype=np.uint64)
+        players = rng.integers(0, 2**63, size=R, dtype=np.uint64)
+        bg = BatchedGames(g, C * R).load(g)
+        bg.reseed(np.repeat(dice, C), np.repeat(players, C))
+        other = np.repeat(np.resize(agent.opponents, R), C)
+        v, _, _, _ = bg.rollout(np.tile(first, R), H, int(g.current_gang), np.full(C * R, policy_id("sentry")),
+                                other, agent.value)
+        assert np.allclose(values, v.reshape(R, C).mean(axis=0))
+        plain.rng = np.random.default_rng(5)
+        pf, pv = plain.evaluate(g)
+        own = {int(a): float(x) for a, x in zip(pf, pv)}  # the plain search's value of each first action
+        differs += any(own[int(a)] != float(x) for a, x in zip(first, values))
+        # the sentry's own choice continues as the sentry in both: the same futures, the same value
+        assert np.isclose(own[int(pf[2])], values[list(first).index(pf[2])])
+    assert searched > 0 and differs > 0
+
+
+def test_with_then_a_prior_adds_its_action_once(game):
+    """With ``then`` the prior's action, where no policy chose it, is one more candidate continued by
+    ``then`` (not one per policy); prior_chosen counts the searches it won."""
+    agent = RolloutAgent(seed=5, rollouts=4, horizon=30, prior=LastLegal(), then="gunline")
+    added = 0
+    for g in positions(game, n=40):
+        mine = LastLegal().act(None, g.mask[0])
+        first, values = agent.evaluate(g, None, g.mask[0])
+        assert mine in first and len(set(first.tolist())) == first.size
+        if agent._prior_own is not None:  # no policy chose it: the last candidate, searched
+            assert agent._prior_own == mine == first[-1] and values is not None
+            added += 1
+    assert added > 0
+    for g in positions(game, n=40):
+        agent.act(None, g.mask[0], game=g)
+    assert 0 <= agent.prior_chosen <= agent.searches
+
+
 @pytest.mark.parametrize("spec, words", [
+    ("rollout(then=gunline+sentry)", "then='gunline+sentry'; expected one compiled policy"),
+    ("rollout(then=sentinel)", "then='sentinel'; expected one compiled policy"),
     ("rollout(rollouts=0)", "rollouts='0'; expected an integer >= 1"),
     ("rollout(horizon=-1)", "horizon='-1'; expected an integer >= 0"),
     ("rollout(rolouts=3)", "'rolouts=3' is not a parameter"),
