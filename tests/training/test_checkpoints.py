@@ -88,37 +88,31 @@ def test_corrupt_truncated_or_unlabelled_checkpoints_are_refused(tmp_path, saved
         CheckpointAgent(tmp_path / "nope.zip", game=game)
 
 
-def test_the_tactical_encoders_fingerprint_covers_its_rows_and_planes(monkeypatch):
-    """A checkpoint on the tactical encoder depends on necro_env.batch.tactical's columns too: a
-    re-ordered column changes its fingerprint (and only the tactical encoder's)."""
+def test_each_encoders_fingerprint_differs_from_the_one_it_extends():
     from agents.checkpoint import _encoder_fingerprint
-    from necro_env.batch import tactical
 
-    before = {e: _encoder_fingerprint(e) for e in ("entity", "tactical")}
-    assert before["tactical"] != before["entity"]
-    monkeypatch.setattr(tactical, "TACTICAL_FEATURES", tuple(reversed(tactical.TACTICAL_FEATURES)))
-    assert _encoder_fingerprint("tactical") != before["tactical"]
-    assert _encoder_fingerprint("entity") == before["entity"]
-    monkeypatch.undo()
-    monkeypatch.setattr(tactical, "TACTICAL_CHANNELS", tactical.TACTICAL_CHANNELS[1:] + tactical.TACTICAL_CHANNELS[:1])
-    assert _encoder_fingerprint("tactical") != before["tactical"]
+    assert len({_encoder_fingerprint(e) for e in ("entity", "tactical", "advised")}) == 3
 
 
-def test_the_advised_encoders_fingerprint_covers_its_advisors_and_the_tactical_tables(monkeypatch):
-    """A checkpoint on the advised encoder depends on the advisors' order (necro_env.envs.advice) and
-    on the tactical tables; the tactical encoder's fingerprint does not depend on the advisors."""
+@pytest.mark.parametrize("encoder, unaffected, module, table", [
+    ("tactical", "entity", "necro_env.batch.tactical", "TACTICAL_FEATURES"),  # the fighter rows' columns
+    ("tactical", "entity", "necro_env.batch.tactical", "TACTICAL_CHANNELS"),  # the board planes
+    ("advised", "tactical", "necro_env.envs.advice", "ADVISOR_FEATURES"),     # the advisors' order
+    ("advised", "entity", "necro_env.batch.tactical", "TACTICAL_FEATURES"),   # advised extends tactical
+])
+def test_an_encoders_fingerprint_covers_the_tables_it_reads(monkeypatch, encoder, unaffected, module, table):
+    """A checkpoint depends on the tables its encoder reads: re-ordering one changes the fingerprint of
+    that encoder (so its checkpoints are refused), and not of an encoder that does not read it."""
+    import importlib
+
     from agents.checkpoint import _encoder_fingerprint
-    from necro_env.batch import tactical
-    from necro_env.envs import advice
 
-    before = {e: _encoder_fingerprint(e) for e in ("tactical", "advised")}
-    assert before["advised"] != before["tactical"]
-    monkeypatch.setattr(advice, "ADVISOR_FEATURES", tuple(reversed(advice.ADVISOR_FEATURES)))
-    assert _encoder_fingerprint("advised") != before["advised"]
-    assert _encoder_fingerprint("tactical") == before["tactical"]
-    monkeypatch.undo()
-    monkeypatch.setattr(tactical, "TACTICAL_FEATURES", tuple(reversed(tactical.TACTICAL_FEATURES)))
-    assert _encoder_fingerprint("advised") != before["advised"]
+    before = {e: _encoder_fingerprint(e) for e in (encoder, unaffected)}
+    mod = importlib.import_module(module)
+    names = getattr(mod, table)
+    monkeypatch.setattr(mod, table, tuple(names[1:]) + tuple(names[:1]))
+    assert _encoder_fingerprint(encoder) != before[encoder]
+    assert _encoder_fingerprint(unaffected) == before[unaffected]
 
 
 def test_an_advised_checkpoint_records_its_advisors_revisions_and_another_revision_is_refused(monkeypatch):
