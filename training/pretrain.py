@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections import Counter
 
 import numpy as np
 
@@ -227,15 +228,12 @@ def pretrain(model, cfg: dict, log=print) -> dict:
     data = merged(parts)
     rows = clone(model, data, p["epochs"], p["batch_size"], p["learning_rate"], p["value_coef"], seed=cfg["seed"],
                  temperature=p.get("temperature"), log=log)
-
-    def games_of(d):  # a part's games per opponent
-        return {o: d["opponents"].count(o) for o in dict.fromkeys(d["opponents"])}
-
     out = {"demonstrator": p["demonstrator"], "games": p["games"], "decisions": int(len(data["actions"])),
-           "demonstrator_results": parts[0]["results"], "opponents": games_of(parts[0]), "epochs": rows}
+           "demonstrator_results": parts[0]["results"], "opponents": dict(Counter(parts[0]["opponents"])),
+           "epochs": rows}
     if p.get("also"):  # each further recording's own decisions, results (of its play) and opponents
         out["also"] = [{"recording": spec, "decisions": int(len(d["actions"])), "results": d["results"],
-                        "opponents": games_of(d)} for spec, d in zip(p["also"], parts[1:])]
+                        "opponents": dict(Counter(d["opponents"]))} for spec, d in zip(p["also"], parts[1:])]
     return out
 
 
