@@ -61,6 +61,11 @@ def test_the_shipped_variants_extend_their_base():
     assert {k for k in cand if cand[k] != default[k]} == {"name", "pretrain", "total_timesteps"}
     assert default["pretrain"] == {**cand["pretrain"], "epochs": 4, "demonstrator": "sides:sentry,ambusher"}
     assert default["total_timesteps"] == 50_000
+    # session 35's test of the budget: ten times the PPO steps, the last policy kept, nothing else
+    long = load_training(CONFIG_ROOT / "training" / "default_long.yaml").model_dump()
+    assert {k for k in default if default[k] != long[k]} == {"name", "total_timesteps", "checkpoint_every", "eval"}
+    assert long["total_timesteps"] == 500_000 and long["checkpoint_every"] == 50_000
+    assert long["eval"] == {**default["eval"], "every": 50_000, "keep_best": False}
 
 
 @pytest.mark.parametrize("text, field, expect", [
