@@ -256,13 +256,13 @@ def test_with_then_a_prior_adds_its_action_once(game):
     assert added > 0
     won = 0
     for i, g in enumerate(positions(game, n=40)):  # prior_chosen: the searches the prior's own candidate won
-        agent.rng = np.random.default_rng(i)
+        agent.reset(i)
         first, values = agent.evaluate(g, None, g.mask[0])
         own = agent._prior_own
         won += values is not None and own is not None and first[int(np.argmax(values))] == own
     agent.prior_chosen = 0
     for i, g in enumerate(positions(game, n=40)):
-        agent.rng = np.random.default_rng(i)
+        agent.reset(i)
         agent.act(None, g.mask[0], game=g)
     assert agent.prior_chosen == won
 
