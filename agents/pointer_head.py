@@ -4,7 +4,7 @@ as a MaskablePPO policy, ``agents.networks.PointerPolicy``).
 The flat space (``necro_env.rulesets.necromunda.codec``) is a concatenation of ranges, one per action
 kind, each indexed by the kind's parameter. The plain head is one linear layer over a pooled vector:
 it learns a separate weight per fighter slot and per cell, so "activate the fighter nearest the enemy"
-(an argmin over rows) is out of its reach even when the distance is an input (docs/training.md,
+(an argmin over rows) is out of its reach even when the distance is an input (docs/results.md,
 ``--bc-report``). This head scores every parameter with a network shared across parameters:
 
 - fighter-indexed kinds score each fighter row with one MLP of the row's embedding and the trunk's

@@ -14,7 +14,7 @@ This is policy switching (as in real-time strategy game AI: choose among scripte
 simulating them), not a tree search: it improves on its scripts where their futures differ,
 and is only as farsighted as ``horizon``. The game's own dice are never touched: the agent
 draws its rollouts' seeds from its own generator (``reset(seed)``), so paired evaluation
-stays paired. docs/training.md, "A search agent", has its results.
+stays paired. docs/results.md, "A search agent", has its results.
 
 With a ``prior`` (any agent: a MaskablePPO checkpoint, a ``ppo_fast`` network, ...), the prior's
 action is a candidate too: where it differs from every policy's choice, it is simulated once per
@@ -28,7 +28,7 @@ the candidate's own: the agent plays the first action (each policy's choice here
 whose futures are worth most when ``then`` plays on. This is the rollout algorithm's one-step
 improvement of ``then`` (Bertsekas; Tesauro and Galperin's backgammon rollouts): its choice is
 one that a player who afterwards plays like ``then`` can follow up, which is what a network
-cloned from ``then`` does (docs/training.md, "The search that continues as its student").
+cloned from ``then`` does (docs/results.md, "The search that continues as its student").
 """
 from __future__ import annotations
 

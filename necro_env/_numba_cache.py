@@ -1,4 +1,4 @@
-"""Where numba keeps compiled machine code (docs/testing.md, "numba cache").
+"""Where numba keeps compiled machine code (docs/testing.md, "Running the tests").
 
 numba re-checks only the source file of the function it loads from its cache, so an
 edit to a callee in another module would leave stale machine code behind. We therefore

@@ -3,7 +3,7 @@
     python -m training.pretrain --config configs/training/default.yaml [--games N] [--out bc.zip]
 
 A learner that starts from a uniform policy on a Zone Mortalis board rarely meets the enemy
-in 12 rounds against a random opponent, so PPO sees almost no signal (docs/training.md). The
+in 12 rounds against a random opponent, so PPO sees almost no signal (docs/results.md). The
 warm start plays ``games`` games of the training env (the config's scenario, encoder, rewards
 and opponent) with a demonstrator (``gunline`` by default) on the learner's side, records
 (observation, legal mask, demonstrator action, discounted return) for every learner decision,

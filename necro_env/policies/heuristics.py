@@ -35,7 +35,7 @@ one; ties are broken with the player's own ``prng`` (never the game's dice).
 - **AMBUSHER** (:func:`ambusher_action`): the sentry's action while it lies in wait, before round 3
   with no enemy within 8 cells of its fighters (:func:`ambushing`), the aggressor's after: the
   aggressor's charge without its first rounds in the open, built as the stronger gang's teacher
-  (docs/training.md, "The ambusher").
+  (docs/results.md, "The ambusher").
 
 Scores are in "points"; the tables at the top of each scorer (the sentry's: the constants at the
 top of the module) are the whole tuning.
@@ -152,7 +152,7 @@ STYLE_AGGRESSOR = 1
 STYLE_SENTRY = 2
 FAR = 10000  # path distance of a cell no enemy can reach
 
-# SENTRY: the whole tuning (its measured play by side: docs/training.md, Results, "Session 24")
+# SENTRY: the whole tuning (its measured play by side: docs/results.md, "Session 24")
 THREAT = 2  # a cell is in the enemy's charge reach when its threat slack (fill_threat_field) is at most this
 THR_DOOR = 4  # half-inches added to a threat path through a closed door
 THR_LIM = 24  # the threat search stops this many half-inches past the enemies' charge reach ...
@@ -964,7 +964,7 @@ def finishing(s, st, b, me, field, memo):
     (fighters in the fight, as :func:`pressing` counts them) or from FINISH_ROUND on: it presses on
     into the enemy's charge reach, and charges like the gunline (when it has no shot worth taking).
     Holding its ground out of the charge reach instead, it drew games in which it outnumbered the
-    enemy (docs/training.md, "The sentry finishes")."""
+    enemy (docs/results.md, "The sentry finishes")."""
     return pressing(s, st, b, me, field, memo) and memo[M_PRESS] > 1.5
 
 

@@ -38,7 +38,7 @@ def first_choice(g, agent):
     (H.AMBUSH_REACH + 1, 1, True), (H.AMBUSH_REACH, 1, False),  # an enemy within AMBUSH_REACH cells: it attacks
 ])
 def test_it_lies_in_wait_as_the_sentry_then_attacks_as_the_aggressor(gap, round_, waits):
-    """docs/training.md, "The ambusher": its choice is the SENTRY's while it lies in wait and the
+    """docs/results.md, "The ambusher": its choice is the SENTRY's while it lies in wait and the
     AGGRESSOR's after (the same generator seed: the same tie-breaks); here the two differ, the
     sentry keeping its distance from an enemy that cannot reach it and the aggressor closing in."""
     assert (H.AMBUSH_ROUND, H.AMBUSH_REACH) == (3, 8)
@@ -69,7 +69,7 @@ def test_it_is_a_built_in_agent_opponent_and_demonstrator():
 
 
 def test_it_measures_the_reach_with_the_height_difference():
-    """Revision 2 (docs/training.md, "The ambusher"): AMBUSH_REACH is measured as the rules measure
+    """Revision 2 (docs/results.md, "The ambusher"): AMBUSH_REACH is measured as the rules measure
     distance (rules §1.2: query.dist2 counts the floor-height difference). An enemy 6 cells away on
     the same floor is within 8 cells; on a floor 6" higher it is sqrt(36 + 36) = 8.5 cells away, and
     the ambusher still lies in wait (revision 1, counting only dx and dy, attacked)."""

@@ -111,7 +111,7 @@ def test_it_goes_in_to_finish_the_enemy_when_twice_as_many_or_late(round_, frien
     pressing, the SENTRY moves out of the charge reach; finishing (twice the enemy's fighters in the
     fight, or from FINISH_ROUND on) it charges, as the GUNLINE does when it has no shot. Holding its
     ground out of the charge reach instead, it drew games in which it outnumbered the enemy
-    (docs/training.md, "The sentry finishes")."""
+    (docs/results.md, "The sentry finishes")."""
     assert H.FINISH_RATIO == 2.0 and H.FINISH_ROUND == 9
     g = charge_position(["fighting_knife"], round_, friends)
     kinds = play_activation(g, SentryAgent(seed=0), "s")

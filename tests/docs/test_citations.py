@@ -1,0 +1,74 @@
+"""Citations of the documentation stay true: wherever the code, the configs, the tests or the docs cite
+``docs/<file>.md, "Title"`` (the way docstrings and config comments point at a measured result or a
+rules decision), the file exists and a heading or a bold or italic paragraph of it begins with that
+title. Moving or renaming a section (as the split of docs/results.md from docs/training.md did) fails
+here, naming the citing file and the title, instead of leaving a pointer to nothing."""
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = ["README.md", "agents", "training", "necro_env", "configs", "tests", "docs", "benchmarks"]
+SUFFIXES = {".py", ".md", ".yaml", ".yml"}
+# docs/x.md, "A", "B": the titles may wrap onto the next line, also in a comment ('#' continues it)
+CITATION = re.compile(r'docs/(\w+\.md)((?:,[\s#]*"[^"\n]+(?:\n[\s#]*[^"\n]+)?")+)')
+TITLE = re.compile(r'"([^"]+)"')
+
+
+def squash(text: str) -> str:
+    return re.sub(r"[\s#]+", " ", text).strip()
+
+
+def sources():
+    for name in SOURCES:
+        path = ROOT / name
+        if path.is_file():
+            yield path
+        else:
+            yield from (p for p in sorted(path.rglob("*"))
+                        if p.suffix in SUFFIXES and p.is_file() and p != Path(__file__).resolve())
+
+
+def citations():
+    """(citing file, cited doc, title) for every citation with a quoted title."""
+    for path in sources():
+        for m in CITATION.finditer(path.read_text(errors="replace")):
+            for title in TITLE.findall(m.group(2)):
+                yield path.relative_to(ROOT), m.group(1), squash(title)
+
+
+def openings(doc: Path) -> str:
+    """The doc with its whitespace squashed, in which a section opens as '# Title', '**Title' or '*Title'."""
+    return " " + re.sub(r"\s+", " ", doc.read_text())
+
+
+def test_the_scan_finds_the_citations_it_is_for():
+    found = list(citations())
+    docs = {d for _, d, _ in found}
+    assert all(path != Path("tests/docs/test_citations.py") for path, _, _ in found)  # its examples are not citations
+    assert len(found) > 80 and {"results.md", "training.md", "rules.md"} <= docs
+    assert (Path("necro_env/policies/heuristics.py"), "results.md", "The ambusher") in found
+    # a title wrapped onto the next comment line is read whole
+    assert (Path("configs/training/default.yaml"), "results.md", "The ambusher") in found
+
+
+def test_every_cited_title_opens_a_section_of_its_doc():
+    cache = {}
+    missing = []
+    for path, doc, title in citations():
+        file = ROOT / "docs" / doc
+        if not file.exists():
+            missing.append(f"{path}: docs/{doc} does not exist (cited for {title!r})")
+            continue
+        text = cache.setdefault(doc, openings(file))
+        if not any(f"{mark}{title}" in text for mark in ("# ", "**", "*")):
+            missing.append(f"{path}: no section of docs/{doc} opens with {title!r}")
+    assert not missing, "\n".join(missing)
+
+
+def test_a_citation_of_a_missing_section_is_caught(tmp_path):
+    """The check can fail: a title no section of docs/training.md opens with is reported."""
+    text = openings(ROOT / "docs" / "training.md")
+    assert "**Rating curve" in text and not any(f"{m}No such section" in text for m in ("# ", "**", "*"))
+    src = 'x = 1  # (docs/training.md, "No such section")\n'
+    (m,) = CITATION.finditer(src)
+    assert TITLE.findall(m.group(2)) == ["No such section"]
