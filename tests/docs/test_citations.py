@@ -12,6 +12,7 @@ SUFFIXES = {".py", ".md", ".yaml", ".yml"}
 # docs/x.md, "A", "B": the titles may wrap onto the next line, also in a comment ('#' continues it)
 CITATION = re.compile(r'docs/(\w+\.md)((?:,[\s#]*"[^"\n]+(?:\n[\s#]*[^"\n]+)?")+)')
 TITLE = re.compile(r'"([^"]+)"')
+MARKS = ("# ", "*")  # a section opens as '# Title' (any heading), '**Title' (a bold lead) or '*Title' (italic)
 
 
 def squash(text: str) -> str:
@@ -28,16 +29,22 @@ def sources():
                         if p.suffix in SUFFIXES and p.is_file() and p != Path(__file__).resolve())
 
 
+def citations_in(text: str):
+    """(cited doc, title) for every citation with a quoted title in ``text``."""
+    for m in CITATION.finditer(text):
+        for title in TITLE.findall(m.group(2)):
+            yield m.group(1), squash(title)
+
+
 def citations():
     """(citing file, cited doc, title) for every citation with a quoted title."""
     for path in sources():
-        for m in CITATION.finditer(path.read_text(errors="replace")):
-            for title in TITLE.findall(m.group(2)):
-                yield path.relative_to(ROOT), m.group(1), squash(title)
+        for doc, title in citations_in(path.read_text(errors="replace")):
+            yield path.relative_to(ROOT), doc, title
 
 
 def openings(doc: Path) -> str:
-    """The doc with its whitespace squashed, in which a section opens as '# Title', '**Title' or '*Title'."""
+    """The doc with its whitespace squashed, in which a section opens with a mark of MARKS and its title."""
     return " " + re.sub(r"\s+", " ", doc.read_text())
 
 
@@ -62,7 +69,7 @@ def unresolved(cites) -> list[str]:
             missing.append(f"{path}: docs/{doc} does not exist (cited for {title!r})")
             continue
         text = cache.setdefault(doc, openings(file))
-        if not any(f"{mark}{title}" in text for mark in ("# ", "**", "*")):
+        if not any(f"{mark}{title}" in text for mark in MARKS):
             missing.append(f"{path}: no section of docs/{doc} opens with {title!r}")
     return missing
 
@@ -76,7 +83,7 @@ def test_a_citation_of_a_missing_section_or_doc_is_reported():
     """The check can fail: a title no section opens with, and a doc that does not exist, are each
     reported; a title that opens a section (a heading, a bold lead) is not."""
     src = 'x = 1  # (docs/training.md, "No such section"; docs/nowhere.md, "Sides")\n'
-    cites = [(Path("x.py"), m.group(1), t) for m in CITATION.finditer(src) for t in TITLE.findall(m.group(2))]
+    cites = [(Path("x.py"), doc, title) for doc, title in citations_in(src)]
     assert cites == [(Path("x.py"), "training.md", "No such section"), (Path("x.py"), "nowhere.md", "Sides")]
     assert unresolved(cites) == ["x.py: no section of docs/training.md opens with 'No such section'",
                                  "x.py: docs/nowhere.md does not exist (cited for 'Sides')"]
