@@ -22,7 +22,8 @@ one; ties are broken with the player's own ``prng`` (never the game's dice).
   shots), and with a Shoot action left a safe firing position first. It shoots the best target
   by expected damage plus the worth of pinning an enemy that could charge (:func:`pin_worth`)
   less the friends in the stray-shot corridor (:func:`stray_share`), never a shot that cannot
-  hurt; in charge reach it shoots without aiming and moves out of reach with its second action;
+  hurt; in charge reach it shoots without aiming and moves out of reach with its second action
+  (with no cell out of reach it ends its activation where it stands rather than move within it);
   it fights only when engaged and, until it goes in to finish the enemy (below), charges only to
   finish a Seriously Injured enemy; holding, the fighters with nothing to do activate first,
   farthest from the enemy first (the others keep their activation for an enemy stepping into
@@ -165,8 +166,10 @@ STRAY = 0.3  # a shot's worth lost per friend in the stray-shot corridor, x its 
 # (the advised encoder, necro_env/envs/advice.py) learned the decisions of the revisions it was trained
 # with: its checkpoint records them and is refused by another (agents.checkpoint). Sentry 2 (session
 # 29): it goes in to finish a beaten enemy (finishing). Ambusher 1: session 30's fourth script; 2 (session
-# 31): its reach counts the floor-height difference (ambushing).
-REVISIONS = {"gunline": 1, "aggressor": 1, "sentry": 2, "ambusher": 2}
+# 31): its reach counts the floor-height difference (ambushing). Sentry and ambusher 3 (session 37): in
+# charge reach with no cell out of it the sentry ends its activation where it stands (HOLD) instead of
+# Aiming with no shot to follow (docs/results.md, "The sentry holds where it stands").
+REVISIONS = {"gunline": 1, "aggressor": 1, "sentry": 3, "ambusher": 3}
 
 ADVANCE_ROUND = 8  # it holds its ground until this round, then advances under cover ...
 ADVANCE_GAP = 12  # ... or from round 3 on while no enemy is within this many steps of its deployment zone
@@ -189,6 +192,7 @@ FIRE_POS = 200.0  # a firing position (out of charge reach unless pressing), wit
 FIRE_SEEN = 10.0  # per enemy within range that sees the firing position
 TAKE_COVER = 20.0  # a Take Cover (it ends Prone) scores this much less than a Move to the same cell
 STAY = 1.0  # ending the activation where it stands, over a move to a cell of the same worth
+HOLD = 1.0  # the End's floor: in charge reach with no cell out of it, it stays rather than move within it
 DOOR_CLOSE = 240.0  # closing an open door the enemy would come through (holding, nothing to shoot)
 
 
@@ -1151,7 +1155,7 @@ def score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot, dg, memo, 
                 v = best_shot(s, st, b, f, 1)
                 if v > 0:
                     return 450.0 + 200.0 * v
-        return 1.0
+        return NEVER if sen else 1.0  # the sentry never aims with no shot to follow (it stays: its End, HOLD)
     if kind == A_BLIND_FIRE:
         return 40.0
     if kind == A_STAND_UP:
@@ -1226,7 +1230,7 @@ def score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot, dg, memo, 
         return 0.0
     if kind == A_END:
         if sen and s.g[b, G_DK] == DK_ACTION and s.fi[b, f, FI_POSTURE] == PO_STANDING:
-            return sentry_stay(s, st, b, f, fx, fy, w, dg, field, thr, memo)
+            return max(sentry_stay(s, st, b, f, fx, fy, w, dg, field, thr, memo), HOLD)
         return 10.0
     if kind == A_BOTTLE or kind == A_FLEE:
         return -10.0

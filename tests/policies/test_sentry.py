@@ -161,6 +161,46 @@ def test_in_charge_reach_it_shoots_without_aiming_then_moves_out_of_reach():
     assert threat(g)[y, x] > H.THREAT
 
 
+DEAD_END = board("""
+#########
+#.......#
+#########
+""")
+
+
+def dead_end_position(weapons):
+    """An Orlock ganger at the closed end of a corridor, 6" from a Goliath ganger with an axe (charge
+    reach 7"): every cell it could move to is in the charge reach."""
+    s = fighter("orlock", "ganger", weapons, name="s")
+    e = fighter("goliath", "ganger", ["axe"], name="e")
+    g = scenario(DEAD_END, [gang("x", s), gang("y", e)], [dict(fighter="s", cell=(7, 1), facing="W"),
+                                                         dict(fighter="e", cell=(1, 1), facing="E")])
+    g.activate("s")
+    return g
+
+
+def test_in_charge_reach_with_no_way_out_it_stays_where_it_stands():
+    """Revision 3 (session 37; docs/results.md, "The sentry holds where it stands"): in charge reach
+    with no cell out of it, the SENTRY ends its activation where it stands (its End scores at least
+    HOLD) instead of moving within the reach; with a gun, after its shot, it ends there too instead
+    of Aiming with no shot to follow (revision 2 Aimed, its fallback scoring above a negative End)."""
+    assert H.REVISIONS["sentry"] == 3 and H.HOLD == 1.0
+    g = dead_end_position(["fighting_knife"])
+    assert (threat(g)[1, 1:8] <= H.THREAT).all() and g.can("move", cell=(6, 1))
+    assert play_activation(g, SentryAgent(seed=0), "s") == ["end"]
+    assert cell_of(g, "s") == (7, 1)
+    g = dead_end_position(["autogun"])
+    g.script_dice([1] * 40)  # the shot misses (natural 1): the target stays Standing and dangerous
+    sentry = SentryAgent(seed=0)
+    a = sentry.act(None, g.mask[0], game=g)
+    assert kind_of(g, a) == "shoot"
+    g.step(a)
+    g.use_generator()
+    assert g.active_fighter == g.fid("s") and g.can("aim") and g.can("move", cell=(6, 1))
+    assert play_activation(g, sentry, "s") == ["end"]
+    assert cell_of(g, "s") == (7, 1)
+
+
 def test_it_aims_and_shoots_the_target_with_the_best_expected_damage():
     """Two enemies out of charge reach: it Aims (a Shoot follows in the same activation), then shoots
     the one its shot is worth most against (the nearer, unarmoured juve)."""
