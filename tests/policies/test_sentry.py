@@ -143,18 +143,25 @@ def test_finishing_it_walks_into_the_charge_reach_toward_the_enemy():
     assert x9 == 23 - 10 and x9 < x1  # two Moves of 5" straight at the enemy
 
 
+def shoots_and_misses(g):
+    """The SENTRY's first action in ``g``: a Shoot, which misses (natural 1s; the game's dice from its
+    generator again after it), so the target stays Standing and dangerous. The agent, to play on."""
+    g.script_dice([1] * 40)
+    sentry = SentryAgent(seed=0)
+    a = sentry.act(None, g.mask[0], game=g)
+    assert kind_of(g, a) == "shoot"
+    g.step(a)
+    g.use_generator()
+    return sentry
+
+
 def test_in_charge_reach_it_shoots_without_aiming_then_moves_out_of_reach():
     """With a gun and an enemy that can charge it, the SENTRY shoots at once (the GUNLINE aims first,
     which spends both actions), then uses its second action to get out of the charge reach."""
     g = charge_position(["autogun"])
     assert kind_of(g, GunlineAgent(seed=0).act(None, g.mask[0], game=g)) == "aim"
     g = charge_position(["autogun"])
-    g.script_dice([1] * 40)  # the shot misses (natural 1): the target stays Standing and dangerous
-    sentry = SentryAgent(seed=0)
-    a = sentry.act(None, g.mask[0], game=g)
-    assert kind_of(g, a) == "shoot"
-    g.step(a)
-    g.use_generator()
+    sentry = shoots_and_misses(g)
     assert g.fighter("e")["posture"] == "standing" and g.active_fighter == g.fid("s")
     assert play_activation(g, sentry, "s")[0] == "move"
     x, y = cell_of(g, "s")
@@ -168,15 +175,21 @@ DEAD_END = board("""
 """)
 
 
+def one_against_one(board_, weapons, cell, enemy, enemy_cell, facing, enemy_facing):
+    """An Orlock ganger "s" with ``weapons`` at ``cell`` against the Goliath ``enemy`` ("e") at
+    ``enemy_cell``, with s activated."""
+    s = fighter("orlock", "ganger", weapons, name="s")
+    g = scenario(board_, [gang("x", s), gang("y", enemy)], [dict(fighter="s", cell=cell, facing=facing),
+                                                           dict(fighter="e", cell=enemy_cell, facing=enemy_facing)])
+    g.activate("s")
+    return g
+
+
 def dead_end_position(weapons):
     """An Orlock ganger at the closed end of a corridor, 6" from a Goliath ganger with an axe (charge
     reach 7"): every cell it could move to is in the charge reach."""
-    s = fighter("orlock", "ganger", weapons, name="s")
-    e = fighter("goliath", "ganger", ["axe"], name="e")
-    g = scenario(DEAD_END, [gang("x", s), gang("y", e)], [dict(fighter="s", cell=(7, 1), facing="W"),
-                                                         dict(fighter="e", cell=(1, 1), facing="E")])
-    g.activate("s")
-    return g
+    return one_against_one(DEAD_END, weapons, (7, 1), fighter("goliath", "ganger", ["axe"], name="e"), (1, 1),
+                           "W", "E")
 
 
 def test_in_charge_reach_with_no_way_out_it_stays_where_it_stands():
@@ -190,12 +203,7 @@ def test_in_charge_reach_with_no_way_out_it_stays_where_it_stands():
     assert play_activation(g, SentryAgent(seed=0), "s") == ["end"]
     assert cell_of(g, "s") == (7, 1)
     g = dead_end_position(["autogun"])
-    g.script_dice([1] * 40)  # the shot misses (natural 1): the target stays Standing and dangerous
-    sentry = SentryAgent(seed=0)
-    a = sentry.act(None, g.mask[0], game=g)
-    assert kind_of(g, a) == "shoot"
-    g.step(a)
-    g.use_generator()
+    sentry = shoots_and_misses(g)
     assert g.active_fighter == g.fid("s") and g.can("aim") and g.can("move", cell=(6, 1))
     assert play_activation(g, sentry, "s") == ["end"]
     assert cell_of(g, "s") == (7, 1)
@@ -239,12 +247,8 @@ WALL = board("""
 def hidden_position():
     """An Orlock ganger with a stub gun (12") behind a wall; a Goliath heavy bolter (36") 23" away
     sees every cell past the gap: no shot for the ganger from anywhere it can reach."""
-    s = fighter("orlock", "ganger", ["stub_gun"], name="s")
-    e = fighter("goliath", "specialist", ["heavy_bolter"], name="e")
-    g = scenario(WALL, [gang("x", s), gang("y", e)], [dict(fighter="s", cell=(0, 0), facing="E"),
-                                                     dict(fighter="e", cell=(23, 6), facing="W")])
-    g.activate("s")
-    return g
+    return one_against_one(WALL, ["stub_gun"], (0, 0), fighter("goliath", "specialist", ["heavy_bolter"], name="e"),
+                           (23, 6), "E", "W")
 
 
 def test_it_does_not_step_into_the_open_without_a_shot_where_the_gunline_advances():
