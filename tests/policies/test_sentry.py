@@ -40,6 +40,16 @@ def play_activation(g, agent, name):
     return kinds
 
 
+def one_against_one(board_, weapons, cell, enemy, enemy_cell, facing, enemy_facing, round_=1):
+    """An Orlock ganger "s" with ``weapons`` at ``cell`` against the Goliath ``enemy`` ("e") at
+    ``enemy_cell``, with s activated in round ``round_``."""
+    s = fighter("orlock", "ganger", weapons, name="s")
+    g = scenario(board_, [gang("x", s), gang("y", enemy)], [dict(fighter="s", cell=cell, facing=facing),
+                                                           dict(fighter="e", cell=enemy_cell, facing=enemy_facing)])
+    g.activate("s", round_=round_)
+    return g
+
+
 OPEN = board("""
 ........................
 ........................
@@ -128,11 +138,8 @@ def test_finishing_it_walks_into_the_charge_reach_toward_the_enemy():
     Goliath (charge reach 7", 17" away) keeps out of its reach in round 1 and walks into it, two
     Moves straight at it, from FINISH_ROUND on."""
     def far(round_):
-        s = fighter("orlock", "ganger", ["fighting_knife"], name="s")
-        e = fighter("goliath", "ganger", ["axe"], name="e")
-        g = scenario(OPEN, [gang("x", s), gang("y", e)], [dict(fighter="s", cell=(23, 2), facing="W"),
-                                                         dict(fighter="e", cell=(6, 2), facing="E")])
-        g.activate("s", round_=round_)
+        g = one_against_one(OPEN, ["fighting_knife"], (23, 2), fighter("goliath", "ganger", ["axe"], name="e"),
+                            (6, 2), "W", "E", round_)
         play_activation(g, SentryAgent(seed=0), "s")
         x, y = cell_of(g, "s")
         return x, threat(g)[y, x]
@@ -173,16 +180,6 @@ DEAD_END = board("""
 #.......#
 #########
 """)
-
-
-def one_against_one(board_, weapons, cell, enemy, enemy_cell, facing, enemy_facing):
-    """An Orlock ganger "s" with ``weapons`` at ``cell`` against the Goliath ``enemy`` ("e") at
-    ``enemy_cell``, with s activated."""
-    s = fighter("orlock", "ganger", weapons, name="s")
-    g = scenario(board_, [gang("x", s), gang("y", enemy)], [dict(fighter="s", cell=cell, facing=facing),
-                                                           dict(fighter="e", cell=enemy_cell, facing=enemy_facing)])
-    g.activate("s")
-    return g
 
 
 def dead_end_position(weapons):
