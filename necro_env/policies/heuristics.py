@@ -6,7 +6,8 @@ cover, range bands, hit modifiers, wound and save targets, melee weapon choice) 
 one; ties are broken with the player's own ``prng`` (never the game's dice).
 
 - **GUNLINE** (:func:`gunline_action`): activates the fighter with the best shot first;
-  Aims when it can still shoot afterwards, shoots the target with the best expected
+  Aims when it can still shoot afterwards (not before an Unwieldy weapon's Shoot, a Double
+  action), shoots the target with the best expected
   damage, advances to a cell from which it can shoot (preferring cells few enemies can
   see) when it has no shot, and Takes Cover out of sight when it is exposed and has
   nothing left to shoot.
@@ -65,6 +66,7 @@ from ..core.bytemask import load_u64
 from ..core.rng import rand_below
 from ..core.reach import DX8, DY8, _heap_pop, _heap_push
 from ..core.terrain import DOOR_CLOSED, DOOR_LOCKED, DOOR_OPEN, TER_DOOR, TER_OBSTACLE, TER_WALL
+from ..rulesets.necromunda.actions import unwieldy
 from ..rulesets.necromunda.codec import (
     A_AIM,
     A_BLIND_FIRE,
@@ -168,8 +170,11 @@ STRAY = 0.3  # a shot's worth lost per friend in the stray-shot corridor, x its 
 # 29): it goes in to finish a beaten enemy (finishing). Ambusher 1: session 30's fourth script; 2 (session
 # 31): its reach counts the floor-height difference (ambushing). Sentry and ambusher 3 (session 37): in
 # charge reach with no cell out of it the sentry ends its activation where it stands (HOLD) instead of
-# Aiming with no shot to follow (docs/results.md, "The sentry holds where it stands").
-REVISIONS = {"gunline": 1, "aggressor": 1, "sentry": 3, "ambusher": 3}
+# Aiming with no shot to follow (docs/results.md, "The sentry holds where it stands"). Gunline 2, sentry and
+# ambusher 4 (session 38): they Aim only when a shot can follow it: an Unwieldy weapon's Shoot is a Double
+# action, so after an Aim its carrier could not fire it (best_shot's ``acts_left``; docs/results.md, "The
+# heavy weapons fire").
+REVISIONS = {"gunline": 2, "aggressor": 1, "sentry": 4, "ambusher": 4}
 
 ADVANCE_ROUND = 8  # it holds its ground until this round, then advances under cover ...
 ADVANCE_GAP = 12  # ... or from round 3 on while no enemy is within this many steps of its deployment zone
@@ -273,8 +278,10 @@ def shot_value(s, st, b, f, item, p, t, aim_bonus):
 
 
 @leaf_njit
-def best_shot(s, st, b, f, aim_bonus):
-    """The best shot value f has now over every usable weapon profile and eligible target."""
+def best_shot(s, st, b, f, aim_bonus, acts_left):
+    """The best shot value f has over every usable weapon profile and eligible target, with
+    ``acts_left`` actions left when it shoots: an Unwieldy profile's Shoot is a Double action (rules
+    §12), so with fewer than two left it is not counted (after an Aim, one action is left)."""
     nf = s.fi.shape[1]
     np_ = st.wprof.shape[1]
     # the usable (item, profile) pairs
@@ -284,7 +291,8 @@ def best_shot(s, st, b, f, aim_bonus):
         if s.wp[b, f, item, WP_ID] < 0:
             continue
         for p in range(np_):
-            if can_shoot_with(s, st, b, f, item, p):
+            if can_shoot_with(s, st, b, f, item, p) and (acts_left >= 2
+                                                         or not unwieldy(st, s.wp[b, f, item, WP_ID], p)):
                 prof[n_prof] = item * np_ + p
                 n_prof += 1
     if n_prof == 0:
@@ -1059,12 +1067,12 @@ def score_select(s, st, b, f, style, field, w, me, thr, memo):
         return 5.0
     here = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
     if style == STYLE_GUNLINE:
-        v = best_shot(s, st, b, f, 1)
+        v = best_shot(s, st, b, f, 1, 2)
         if v > 0:
             return 300.0 + 100.0 * v
         return 100.0 - min(field_at(s, st, b, me, field, here), 90)
     if style == STYLE_SENTRY:
-        v = best_shot(s, st, b, f, 1)
+        v = best_shot(s, st, b, f, 1, 2)
         if v > 0:
             return 300.0 + 100.0 * v
         if threat_at(s, st, b, me, thr, here) <= THREAT:
@@ -1103,7 +1111,7 @@ def score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot, dg, memo, 
     if sen and can_shoot:
         # the sentry counts only a shot that can do harm (the mask also offers shots out of range)
         if memo[M_SHOT] == UNKNOWN:
-            memo[M_SHOT] = best_shot(s, st, b, f, 0)
+            memo[M_SHOT] = best_shot(s, st, b, f, 0, acts)
         can_shoot = memo[M_SHOT] > 0.0
     if kind == A_COUP:
         return 2000.0
@@ -1144,7 +1152,7 @@ def score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot, dg, memo, 
         return base + 200.0 * v
     if kind == A_SHOOT_TWIN:
         if memo[M_TWIN] == UNKNOWN:
-            memo[M_TWIN] = best_shot(s, st, b, f, -1)
+            memo[M_TWIN] = best_shot(s, st, b, f, -1, acts)
         if sen and memo[M_TWIN] <= 0.0:
             return 3.0
         return (380.0 if shooter else 190.0) + 100.0 * memo[M_TWIN]
@@ -1152,7 +1160,7 @@ def score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot, dg, memo, 
         if shooter and can_shoot and acts >= 2 and s.fi[b, f, FI_AIMED] == 0:
             # the sentry in charge reach keeps its second action to get away after the shot
             if not sen or threat_at(s, st, b, dg, thr, fy * w + fx) > THREAT:
-                v = best_shot(s, st, b, f, 1)
+                v = best_shot(s, st, b, f, 1, acts - 1)  # (after the Aim)
                 if v > 0:
                     return 450.0 + 200.0 * v
         return NEVER if sen else 1.0  # the sentry never aims with no shot to follow (it stays: its End, HOLD)

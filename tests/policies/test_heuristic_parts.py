@@ -9,6 +9,7 @@ import pytest
 from necro_env.core.rng import seed_game
 from necro_env.envs.necromunda_env import build_game
 from necro_env.policies import heuristics as H
+from necro_env.rulesets.necromunda.actions import unwieldy
 from necro_env.rulesets.necromunda.shooting import eligible
 from necro_env.rulesets.necromunda.weapons import can_shoot_with
 
@@ -73,28 +74,35 @@ def test_the_threat_row_search_gives_the_queue_searchs_threat_field(games):
 
 
 def test_best_shot_is_the_maximum_over_usable_profiles_and_eligible_targets(games):
-    s, checked, positive = None, 0, 0
+    """With ``acts_left`` under 2 an Unwieldy profile does not count (its Shoot is a Double action)."""
+    s, checked, positive, heavy_only = None, 0, 0, 0
     for g in games:
         s, st = g.state, g.static
         for f in range(s.fi.shape[1]):
             if s.fi[0, f, FI_STATE] != FS_ON:
                 continue
             for aim in (0, 1, -1):
-                want = 0.0
-                for item in range(s.wp.shape[2]):
-                    if s.wp[0, f, item, WP_ID] < 0:
-                        continue
-                    for p in range(st.wprof.shape[1]):
-                        if not can_shoot_with(s, st, 0, f, item, p):
+                got = {}
+                for acts_left in (1, 2):
+                    want = 0.0
+                    for item in range(s.wp.shape[2]):
+                        if s.wp[0, f, item, WP_ID] < 0:
                             continue
-                        for t in range(s.fi.shape[1]):
-                            if eligible(s, st, 0, f, t, False):
-                                want = max(want, H.shot_value(s, st, 0, f, item, p, t, aim))
-                got = H.best_shot(s, st, 0, f, aim)
-                assert got == want, (f, aim)
-                checked += 1
-                positive += want > 0
-    assert checked > 500 and positive > 20  # shots were on: the comparison covered real values
+                        for p in range(st.wprof.shape[1]):
+                            if not can_shoot_with(s, st, 0, f, item, p):
+                                continue
+                            if acts_left < 2 and unwieldy(st, s.wp[0, f, item, WP_ID], p):
+                                continue
+                            for t in range(s.fi.shape[1]):
+                                if eligible(s, st, 0, f, t, False):
+                                    want = max(want, H.shot_value(s, st, 0, f, item, p, t, aim))
+                    got[acts_left] = H.best_shot(s, st, 0, f, aim, acts_left)
+                    assert got[acts_left] == want, (f, aim, acts_left)
+                    checked += 1
+                    positive += want > 0
+                heavy_only += got[2] > got[1] == 0.0
+    # shots were on, some of them only with an Unwieldy weapon (the heavy stubber and heavy bolter)
+    assert checked > 1000 and positive > 40 and heavy_only > 0
 
 
 def test_the_mask_scan_finds_every_legal_index():

@@ -1,0 +1,56 @@
+"""The shooting scripts Aim only when a shot can follow (necro_env/policies/heuristics.py, REVISIONS: gunline
+2, sentry and ambusher 4; docs/results.md, "The heavy weapons fire").
+
+Rules: Shoot is a Basic action, a Double action with an Unwieldy weapon (../shared/rules/necromunda.md, §5
+action table and §12 Unwieldy); a fighter has two actions, so after an Aim (Basic) its carrier cannot fire
+the heavy stubber or the heavy bolter. Until these revisions the GUNLINE and the SENTRY scored the Aim by
+the best shot after it, the Unwieldy one included, so they Aimed and then could not shoot (the gunline's
+heavy bolter fired no shot in 100 games against the sentry)."""
+import pytest
+
+from agents import GunlineAgent, SentryAgent
+from necro_env.policies import heuristics as H
+from necro_env.testing import board, fighter, gang, kind_of, scenario
+
+OPEN = board("""
+..............................
+..............................
+..............................
+""")
+
+
+def heavy_position(weapons):
+    """An Orlock specialist with ``weapons`` 14" from a Goliath ganger (out of its charge reach, in the
+    heavy stubber's short range), activated."""
+    s = fighter("orlock", "specialist", weapons, name="s")
+    e = fighter("goliath", "ganger", ["autogun"], name="e")
+    g = scenario(OPEN, [gang("x", s), gang("y", e)], [dict(fighter="s", cell=(2, 1), facing="E"),
+                                                     dict(fighter="e", cell=(16, 1), facing="W")])
+    g.activate("s")
+    return g
+
+
+def first_action(g, agent):
+    a = agent.act(None, g.mask[0], game=g)
+    assert g.mask[0][a]
+    return kind_of(g, a)
+
+
+@pytest.mark.parametrize("agent", [GunlineAgent, SentryAgent])
+def test_with_an_unwieldy_weapon_it_shoots_without_aiming(agent):
+    assert H.REVISIONS["gunline"] == 2 and H.REVISIONS["sentry"] == 4 and H.REVISIONS["ambusher"] == 4
+    g = heavy_position(["heavy_stubber"])
+    assert g.can("aim") and g.can("shoot", weapon=0, target="e")
+    assert first_action(g, agent(seed=0)) == "shoot"
+    st, f = g.static, g.fid("s")
+    assert H.best_shot(g.state, st, 0, f, 1, 2) > 0.0 == H.best_shot(g.state, st, 0, f, 1, 1)
+
+
+@pytest.mark.parametrize("agent", [GunlineAgent, SentryAgent])
+def test_with_a_basic_weapon_it_still_aims_first(agent):
+    """The same position with an autogun (Shoot a Basic action): Aim, then the shot."""
+    g = heavy_position(["autogun"])
+    a = agent(seed=0)
+    assert first_action(g, a) == "aim"
+    g.step(a.act(None, g.mask[0], game=g))
+    assert first_action(g, a) == "shoot"
