@@ -7,7 +7,7 @@ one; ties are broken with the player's own ``prng`` (never the game's dice).
 
 - **GUNLINE** (:func:`gunline_action`): activates the fighter with the best shot first;
   Aims when it can still shoot afterwards (not before an Unwieldy weapon's Shoot, a Double
-  action), shoots the target with the best expected
+  action, nor at a target it would have to turn to), shoots the target with the best expected
   damage, advances to a cell from which it can shoot (preferring cells few enemies can
   see) when it has no shot, and Takes Cover out of sight when it is exposed and has
   nothing left to shoot.
@@ -133,6 +133,7 @@ from ..rulesets.necromunda.state import (
     FI_CH,
     FI_POSTURE,
     FI_STATE,
+    FI_TURN,
     FI_WOUNDS,
     FI_X,
     FI_Y,
@@ -172,9 +173,10 @@ STRAY = 0.3  # a shot's worth lost per friend in the stray-shot corridor, x its 
 # charge reach with no cell out of it the sentry ends its activation where it stands (HOLD) instead of
 # Aiming with no shot to follow (docs/results.md, "The sentry holds where it stands"). Gunline 2, sentry and
 # ambusher 4 (session 38): they Aim only when a shot can follow it: an Unwieldy weapon's Shoot is a Double
-# action, so after an Aim its carrier could not fire it (best_shot's ``acts_left``; docs/results.md, "The
-# heavy weapons fire").
-REVISIONS = {"gunline": 2, "aggressor": 1, "sentry": 4, "ambusher": 4}
+# action, so after an Aim its carrier could not fire it (best_shot's ``acts_left``). Gunline 3, sentry and
+# ambusher 5 (session 38): nor at a target out of the arc it faces, which it could shoot only by turning
+# before its first action (docs/results.md, "The heavy weapons fire").
+REVISIONS = {"gunline": 3, "aggressor": 1, "sentry": 5, "ambusher": 5}
 
 ADVANCE_ROUND = 8  # it holds its ground until this round, then advances under cover ...
 ADVANCE_GAP = 12  # ... or from round 3 on while no enemy is within this many steps of its deployment zone
@@ -1160,7 +1162,12 @@ def score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot, dg, memo, 
         if shooter and can_shoot and acts >= 2 and s.fi[b, f, FI_AIMED] == 0:
             # the sentry in charge reach keeps its second action to get away after the shot
             if not sen or threat_at(s, st, b, dg, thr, fy * w + fx) > THREAT:
-                v = best_shot(s, st, b, f, 1, acts - 1)  # (after the Aim)
+                # after the Aim it can no longer turn (rules §1.3: only before its first action), so
+                # the shot to follow is at a target in its arc as it faces now
+                turn = s.fi[b, f, FI_TURN]
+                s.fi[b, f, FI_TURN] = 0
+                v = best_shot(s, st, b, f, 1, acts - 1)  # (one action left after the Aim)
+                s.fi[b, f, FI_TURN] = turn  # (restored: the scorer leaves the state as it found it)
                 if v > 0:
                     return 450.0 + 200.0 * v
         return NEVER if sen else 1.0  # the sentry never aims with no shot to follow (it stays: its End, HOLD)
