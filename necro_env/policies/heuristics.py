@@ -1068,6 +1068,7 @@ def score_select(s, st, b, f, style, field, w, me, thr, memo):
     if s.fi[b, f, FI_POSTURE] == PO_SI:
         return 5.0
     here = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
+    # (an Aimed shot with the two actions of a fighter not yet activated: an ordering, not a decision)
     if style == STYLE_GUNLINE:
         v = best_shot(s, st, b, f, 1, 2)
         if v > 0:
