@@ -12,7 +12,8 @@ import pytest
 
 from agents import GunlineAgent, SentryAgent
 from necro_env.policies import heuristics as H
-from necro_env.testing import board, fighter, gang, kind_of, scenario
+from necro_env.testing import board, kind_of
+from tests.rules.scenario_helpers import make, u
 
 OPEN = board("""
 ..............................
@@ -24,10 +25,8 @@ OPEN = board("""
 def heavy_position(weapons, facing="E"):
     """An Orlock specialist with ``weapons`` facing ``facing``, 14" west of a Goliath ganger (out of its
     charge reach, in the heavy stubber's short range), activated."""
-    s = fighter("orlock", "specialist", weapons, name="s")
-    e = fighter("goliath", "ganger", ["autogun"], name="e")
-    g = scenario(OPEN, [gang("x", s), gang("y", e)], [dict(fighter="s", cell=(2, 1), facing=facing),
-                                                     dict(fighter="e", cell=(16, 1), facing="W")])
+    g = make(u(0, "s", (2, 1), weapons, kind="specialist", facing=facing),
+             u(1, "e", (16, 1), ["autogun"], house="goliath", facing="W"), board_=OPEN, spares=False)
     g.activate("s")
     return g
 

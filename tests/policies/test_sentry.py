@@ -15,6 +15,7 @@ from necro_env.config.training import BUILTIN_OPPONENTS
 from necro_env.policies import heuristics as H
 from necro_env.rulesets.necromunda import codec as C
 from necro_env.testing import board, fighter, gang, kind_of, scenario
+from tests.rules.scenario_helpers import make, u
 
 
 def cell_of(g, name):
@@ -41,11 +42,12 @@ def play_activation(g, agent, name):
 
 
 def one_against_one(board_, weapons, cell, enemy, enemy_cell, facing, enemy_facing, round_=1):
-    """An Orlock ganger "s" with ``weapons`` at ``cell`` against the Goliath ``enemy`` ("e") at
-    ``enemy_cell``, with s activated in round ``round_``."""
-    s = fighter("orlock", "ganger", weapons, name="s")
-    g = scenario(board_, [gang("x", s), gang("y", enemy)], [dict(fighter="s", cell=cell, facing=facing),
-                                                           dict(fighter="e", cell=enemy_cell, facing=enemy_facing)])
+    """An Orlock ganger "s" with ``weapons`` at ``cell`` against a Goliath "e" at ``enemy_cell``
+    (``enemy``: its type and weapons), with s activated in round ``round_``."""
+    kind, enemy_weapons = enemy
+    g = make(u(0, "s", cell, weapons, facing=facing),
+             u(1, "e", enemy_cell, enemy_weapons, house="goliath", kind=kind, facing=enemy_facing),
+             board_=board_, spares=False)
     g.activate("s", round_=round_)
     return g
 
@@ -138,8 +140,8 @@ def test_finishing_it_walks_into_the_charge_reach_toward_the_enemy():
     Goliath (charge reach 7", 17" away) keeps out of its reach in round 1 and walks into it, two
     Moves straight at it, from FINISH_ROUND on."""
     def far(round_):
-        g = one_against_one(OPEN, ["fighting_knife"], (23, 2), fighter("goliath", "ganger", ["axe"], name="e"),
-                            (6, 2), "W", "E", round_)
+        g = one_against_one(OPEN, ["fighting_knife"], (23, 2), ("ganger", ["axe"]), (6, 2), "W", "E",
+                            round_)
         play_activation(g, SentryAgent(seed=0), "s")
         x, y = cell_of(g, "s")
         return x, threat(g)[y, x]
@@ -185,8 +187,7 @@ DEAD_END = board("""
 def dead_end_position(weapons):
     """An Orlock ganger at the closed end of a corridor, 6" from a Goliath ganger with an axe (charge
     reach 7"): every cell it could move to is in the charge reach."""
-    return one_against_one(DEAD_END, weapons, (7, 1), fighter("goliath", "ganger", ["axe"], name="e"), (1, 1),
-                           "W", "E")
+    return one_against_one(DEAD_END, weapons, (7, 1), ("ganger", ["axe"]), (1, 1), "W", "E")
 
 
 def test_in_charge_reach_with_no_way_out_it_stays_where_it_stands():
@@ -194,7 +195,7 @@ def test_in_charge_reach_with_no_way_out_it_stays_where_it_stands():
     with no cell out of it, the SENTRY ends its activation where it stands (its End scores at least
     HOLD) instead of moving within the reach; with a gun, after its shot, it ends there too instead
     of Aiming with no shot to follow (revision 2 Aimed, its fallback scoring above a negative End)."""
-    assert H.REVISIONS["sentry"] >= 3 and H.HOLD == 1.0  # (4 since session 38: test_unwieldy_aim.py)
+    assert H.REVISIONS["sentry"] >= 3 and H.HOLD == 1.0  # (5 since session 38: test_aim_then_shoot.py)
     g = dead_end_position(["fighting_knife"])
     assert (threat(g)[1, 1:8] <= H.THREAT).all() and g.can("move", cell=(6, 1))
     assert play_activation(g, SentryAgent(seed=0), "s") == ["end"]
@@ -244,8 +245,7 @@ WALL = board("""
 def hidden_position():
     """An Orlock ganger with a stub gun (12") behind a wall; a Goliath heavy bolter (36") 23" away
     sees every cell past the gap: no shot for the ganger from anywhere it can reach."""
-    return one_against_one(WALL, ["stub_gun"], (0, 0), fighter("goliath", "specialist", ["heavy_bolter"], name="e"),
-                           (23, 6), "E", "W")
+    return one_against_one(WALL, ["stub_gun"], (0, 0), ("specialist", ["heavy_bolter"]), (23, 6), "E", "W")
 
 
 def test_it_does_not_step_into_the_open_without_a_shot_where_the_gunline_advances():
