@@ -66,7 +66,7 @@ from ..core.bytemask import load_u64
 from ..core.rng import rand_below
 from ..core.reach import DX8, DY8, _heap_pop, _heap_push
 from ..core.terrain import DOOR_CLOSED, DOOR_LOCKED, DOOR_OPEN, TER_DOOR, TER_OBSTACLE, TER_WALL
-from ..rulesets.necromunda.actions import unwieldy
+from ..rulesets.necromunda.actions import twin_sidearms, unwieldy
 from ..rulesets.necromunda.codec import (
     A_AIM,
     A_BLIND_FIRE,
@@ -120,6 +120,7 @@ from ..rulesets.necromunda.query import (
 )
 from ..rulesets.necromunda.shooting import (
     BAND_OUT,
+    MOD_TWIN,
     band,
     eligible,
     hit_modifier,
@@ -175,8 +176,12 @@ STRAY = 0.3  # a shot's worth lost per friend in the stray-shot corridor, x its 
 # ambusher 4 (session 38): they Aim only when a shot can follow it: an Unwieldy weapon's Shoot is a Double
 # action, so after an Aim its carrier could not fire it (best_shot's ``acts_left``). Gunline 3, sentry and
 # ambusher 5 (session 38): nor at a target out of the arc it faces, which it could shoot only by turning
-# before its first action (docs/results.md, "The heavy weapons fire").
-REVISIONS = {"gunline": 3, "aggressor": 1, "sentry": 5, "ambusher": 5}
+# before its first action (docs/results.md, "The heavy weapons fire"). Gunline 4, aggressor 2, sentry and
+# ambusher 6 (session 39): a twin Shoot (two Sidearms, rules §7.8) is scored at its target, as the two shots'
+# worth there at -1 each, on the Shoot's scale; it had one score for every target (the best single shot at
+# -1, below any Shoot), so it was rarely played and then at a target drawn by the tie-break; and a Shoot
+# after an Aim counts the Aim's +1 (docs/results.md, "Twin sidearms at their target").
+REVISIONS = {"gunline": 4, "aggressor": 2, "sentry": 6, "ambusher": 6}
 
 ADVANCE_ROUND = 8  # it holds its ground until this round, then advances under cover ...
 ADVANCE_GAP = 12  # ... or from round 3 on while no enemy is within this many steps of its deployment zone
@@ -915,11 +920,10 @@ def pin_worth(s, st, b, f, item, p, t):
 M_EX_HERE = 0  # exposure of its own cell (gunline Take Cover; sentry: in range)
 M_RANGE = 1  # longest_range (gunline moves)
 M_NEAREST = 2  # nearest_enemy (Turn)
-M_TWIN = 3  # best_shot with the twin-shot modifier (the same for every twin Shoot target)
-M_SHOT = 4  # best_shot without modifier (sentry: a Shoot is worth taking)
-M_PRESS = 5  # the sentry's gang presses on (pressing)
-M_KEPT = 6  # the enemy keeps away from the sentry's deployment zone (kept_away)
-N_MEMO = 7
+M_SHOT = 3  # best_shot without modifier (sentry: a Shoot is worth taking)
+M_PRESS = 4  # the sentry's gang presses on (pressing)
+M_KEPT = 5  # the enemy keeps away from the sentry's deployment zone (kept_away)
+N_MEMO = 6
 UNKNOWN = -2.0
 
 
@@ -1135,30 +1139,33 @@ def score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot, dg, memo, 
         if shooter:
             return 150.0 + 20.0 * v
         return 800.0 + 50.0 * v
-    if kind == A_SHOOT or kind == A_FIRE_DUCT:
-        if kind == A_FIRE_DUCT:
-            return 60.0
-        t = rel_to_global(s, b, me, p2)
-        item = p1 // 2
-        prof = p1 % 2
+    if kind == A_FIRE_DUCT:
+        return 60.0
+    if kind == A_SHOOT or kind == A_SHOOT_TWIN:
+        aim = 1 if s.fi[b, f, FI_AIMED] else 0  # the Aim's +1 (rules §5.2), the engine's hit roll
+        if kind == A_SHOOT:
+            t = rel_to_global(s, b, me, p2)
+            item = p1 // 2
+            prof = p1 % 2
+            v = shot_base(s, st, b, f, item, prof, t, aim)
+            shots = 1.0
+        else:  # both Sidearms at t, each hit roll at -1 (rules §7.8): the two shots' worth at t
+            t = rel_to_global(s, b, me, p1)
+            item, prof, i2, q2 = twin_sidearms(s, st, b, f)
+            v = (shot_base(s, st, b, f, item, prof, t, aim + MOD_TWIN)
+                 + shot_base(s, st, b, f, i2, q2, t, aim + MOD_TWIN))
+            shots = 2.0
         base = 400.0 if shooter else 200.0
-        v = shot_base(s, st, b, f, item, prof, t, 0)
         if sen:
             if v <= 0.0:
                 return 3.0
             # a hit pins an enemy that could charge (it must stand up first); not through its friends
-            v += pin_worth(s, st, b, f, item, prof, t) - STRAY * stray_share(s, b, f, t)
+            v += pin_worth(s, st, b, f, item, prof, t) - shots * STRAY * stray_share(s, b, f, t)
             if v <= 0.0:
                 return 3.0
         if base + 200.0 * v > floor:  # the Cool-test discount only lowers the score
-            v = cool_discount(s, st, b, f, item, prof, t, v)
+            v = cool_discount(s, st, b, f, item, prof, t, v)  # (one target-priority test for both)
         return base + 200.0 * v
-    if kind == A_SHOOT_TWIN:
-        if memo[M_TWIN] == UNKNOWN:
-            memo[M_TWIN] = best_shot(s, st, b, f, -1, acts)
-        if sen and memo[M_TWIN] <= 0.0:
-            return 3.0
-        return (380.0 if shooter else 190.0) + 100.0 * memo[M_TWIN]
     if kind == A_AIM:
         if shooter and can_shoot and acts >= 2 and s.fi[b, f, FI_AIMED] == 0:
             # the sentry in charge reach keeps its second action to get away after the shot
