@@ -181,7 +181,10 @@ STRAY = 0.3  # a shot's worth lost per friend in the stray-shot corridor, x its 
 # worth there at -1 each, on the Shoot's scale; it had one score for every target (the best single shot at
 # -1, below any Shoot), so it was rarely played and then at a target drawn by the tie-break; and a Shoot
 # after an Aim counts the Aim's +1 (docs/results.md, "Twin sidearms at their target").
-REVISIONS = {"gunline": 4, "aggressor": 2, "sentry": 6, "ambusher": 6}
+# Sentry and ambusher 7 (session 39): the sentry values the shot it would Aim for, and whether it has a
+# shot worth taking at all, as it scores its Shoot (best_shot's ``sentry``: pinning worth less the stray-shot
+# corridor); it Aimed for shots it then did not take.
+REVISIONS = {"gunline": 4, "aggressor": 2, "sentry": 7, "ambusher": 7}
 
 ADVANCE_ROUND = 8  # it holds its ground until this round, then advances under cover ...
 ADVANCE_GAP = 12  # ... or from round 3 on while no enemy is within this many steps of its deployment zone
@@ -285,10 +288,13 @@ def shot_value(s, st, b, f, item, p, t, aim_bonus):
 
 
 @leaf_njit
-def best_shot(s, st, b, f, aim_bonus, acts_left):
+def best_shot(s, st, b, f, aim_bonus, acts_left, sentry):
     """The best shot value f has over every usable weapon profile and eligible target, with
     ``acts_left`` actions left when it shoots: an Unwieldy profile's Shoot is a Double action (rules
-    §12), so with fewer than two left it is not counted (after an Aim, one action is left)."""
+    §12), so with fewer than two left it is not counted (after an Aim, one action is left).
+    ``sentry``: each shot that can hurt is valued as the sentry scores its Shoot, with the worth of
+    pinning the target (:func:`pin_worth`) less the friends in its stray-shot corridor
+    (:func:`stray_share`)."""
     nf = s.fi.shape[1]
     np_ = st.wprof.shape[1]
     # the usable (item, profile) pairs
@@ -324,8 +330,13 @@ def best_shot(s, st, b, f, aim_bonus, acts_left):
             continue
         if not eligible(s, st, b, f, t, False):
             continue
+        stray = -1.0  # (the corridor's share, once per target)
         for k in range(n_prof):
             v = shot_base(s, st, b, f, prof[k] // np_, prof[k] % np_, t, aim_bonus)
+            if v > 0.0 and sentry:
+                if stray < 0.0:
+                    stray = STRAY * stray_share(s, b, f, t)
+                v += pin_worth(s, st, b, f, prof[k] // np_, prof[k] % np_, t) - stray
             if v > 0.0:
                 raw[n] = v
                 shot[n] = prof[k] * nf + t
@@ -1074,12 +1085,12 @@ def score_select(s, st, b, f, style, field, w, me, thr, memo):
     here = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
     # (an Aimed shot with the two actions of a fighter not yet activated: an ordering, not a decision)
     if style == STYLE_GUNLINE:
-        v = best_shot(s, st, b, f, 1, 2)
+        v = best_shot(s, st, b, f, 1, 2, False)
         if v > 0:
             return 300.0 + 100.0 * v
         return 100.0 - min(field_at(s, st, b, me, field, here), 90)
     if style == STYLE_SENTRY:
-        v = best_shot(s, st, b, f, 1, 2)
+        v = best_shot(s, st, b, f, 1, 2, False)
         if v > 0:
             return 300.0 + 100.0 * v
         if threat_at(s, st, b, me, thr, here) <= THREAT:
@@ -1118,7 +1129,7 @@ def score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot, dg, memo, 
     if sen and can_shoot:
         # the sentry counts only a shot that can do harm (the mask also offers shots out of range)
         if memo[M_SHOT] == UNKNOWN:
-            memo[M_SHOT] = best_shot(s, st, b, f, 0, acts)
+            memo[M_SHOT] = best_shot(s, st, b, f, 0, acts, True)  # (as it scores its Shoot)
         can_shoot = memo[M_SHOT] > 0.0
     if kind == A_COUP:
         return 2000.0
@@ -1174,7 +1185,8 @@ def score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot, dg, memo, 
                 # the shot to follow is at a target in its arc as it faces now
                 turn = s.fi[b, f, FI_TURN]
                 s.fi[b, f, FI_TURN] = 0
-                v = best_shot(s, st, b, f, 1, acts - 1)  # (one action left after the Aim)
+                # (one action left after the Aim; the sentry values the shot as it will score its Shoot)
+                v = best_shot(s, st, b, f, 1, acts - 1, sen)
                 s.fi[b, f, FI_TURN] = turn  # (restored: the scorer leaves the state as it found it)
                 if v > 0:
                     return 450.0 + 200.0 * v

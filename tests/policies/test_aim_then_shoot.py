@@ -44,7 +44,7 @@ def test_with_an_unwieldy_weapon_it_shoots_without_aiming(agent):
     assert g.can("aim") and g.can("shoot", weapon=0, target="e")
     assert first_action(g, agent(seed=0)) == "shoot"
     st, f = g.static, g.fid("s")
-    assert H.best_shot(g.state, st, 0, f, 1, 2) > 0.0 == H.best_shot(g.state, st, 0, f, 1, 1)
+    assert H.best_shot(g.state, st, 0, f, 1, 2, False) > 0.0 == H.best_shot(g.state, st, 0, f, 1, 1, False)
 
 
 @pytest.mark.parametrize("agent", [GunlineAgent, SentryAgent])

@@ -74,8 +74,10 @@ def test_the_threat_row_search_gives_the_queue_searchs_threat_field(games):
 
 
 def test_best_shot_is_the_maximum_over_usable_profiles_and_eligible_targets(games):
-    """With ``acts_left`` under 2 an Unwieldy profile does not count (its Shoot is a Double action)."""
-    s, checked, positive, heavy_only = None, 0, 0, 0
+    """With ``acts_left`` under 2 an Unwieldy profile does not count (its Shoot is a Double action);
+    with ``sentry`` each shot that can hurt counts as the sentry scores its Shoot (pinning worth less
+    the stray-shot corridor), before the Cool-test discount."""
+    s, checked, positive, heavy_only, sentry_differs = None, 0, 0, 0, 0
     for g in games:
         s, st = g.state, g.static
         for f in range(s.fi.shape[1]):
@@ -83,7 +85,7 @@ def test_best_shot_is_the_maximum_over_usable_profiles_and_eligible_targets(game
                 continue
             for aim in (0, 1, -1):
                 got = {}
-                for acts_left in (1, 2):
+                for acts_left, sentry in ((1, False), (2, False), (1, True), (2, True)):
                     want = 0.0
                     for item in range(s.wp.shape[2]):
                         if s.wp[0, f, item, WP_ID] < 0:
@@ -94,15 +96,22 @@ def test_best_shot_is_the_maximum_over_usable_profiles_and_eligible_targets(game
                             if acts_left < 2 and unwieldy(st, s.wp[0, f, item, WP_ID], p):
                                 continue
                             for t in range(s.fi.shape[1]):
-                                if eligible(s, st, 0, f, t, False):
-                                    want = max(want, H.shot_value(s, st, 0, f, item, p, t, aim))
-                    got[acts_left] = H.best_shot(s, st, 0, f, aim, acts_left)
-                    assert got[acts_left] == want, (f, aim, acts_left)
+                                if not eligible(s, st, 0, f, t, False):
+                                    continue
+                                v = H.shot_base(s, st, 0, f, item, p, t, aim)
+                                if v > 0.0 and sentry:
+                                    v += (H.pin_worth(s, st, 0, f, item, p, t)
+                                          - H.STRAY * H.stray_share(s, 0, f, t))
+                                want = max(want, H.cool_discount(s, st, 0, f, item, p, t, v))
+                    got[acts_left, sentry] = H.best_shot(s, st, 0, f, aim, acts_left, sentry)
+                    assert got[acts_left, sentry] == pytest.approx(want, abs=1e-12), (f, aim, acts_left, sentry)
                     checked += 1
                     positive += want > 0
-                heavy_only += got[2] > got[1] == 0.0
-    # shots were on, some of them only with an Unwieldy weapon (the heavy stubber and heavy bolter)
-    assert checked > 1000 and positive > 40 and heavy_only > 0
+                heavy_only += got[2, False] > got[1, False] == 0.0
+                sentry_differs += got[2, True] != got[2, False]
+    # shots were on, some of them only with an Unwieldy weapon (the heavy stubber and heavy bolter), and
+    # the sentry's terms changed some of the best values
+    assert checked > 2000 and positive > 80 and heavy_only > 0 and sentry_differs > 0
 
 
 def test_the_mask_scan_finds_every_legal_index():

@@ -33,7 +33,7 @@ def juve_position():
 
 @pytest.mark.parametrize("agent", [GunlineAgent, SentryAgent])
 def test_two_sidearms_fire_together_at_the_target_in_range(agent):
-    assert H.REVISIONS["gunline"] == 4 and H.REVISIONS["sentry"] == 6 and H.REVISIONS["aggressor"] == 2
+    assert H.REVISIONS["gunline"] >= 4 and H.REVISIONS["sentry"] >= 6 and H.REVISIONS["aggressor"] >= 2
     g = juve_position()
     near = g.encode(Action("shoot_twin", target="near"))
     assert g.mask[0, near] and g.can("shoot_twin", target="far")  # the mask offers both
