@@ -8,9 +8,9 @@ one; ties are broken with the player's own ``prng`` (never the game's dice).
 - **GUNLINE** (:func:`gunline_action`): activates the fighter with the best shot first;
   Aims when it can still shoot afterwards (not before an Unwieldy weapon's Shoot, a Double
   action, nor at a target it would have to turn to), shoots the target with the best expected
-  damage, advances to a cell from which it can shoot (preferring cells few enemies can
-  see) when it has no shot, and Takes Cover out of sight when it is exposed and has
-  nothing left to shoot.
+  damage (with two Sidearms, both at once where that is worth more: rules 7.8), advances to a
+  cell from which it can shoot (preferring cells few enemies can see) when it has no shot, and
+  Takes Cover out of sight when it is exposed and has nothing left to shoot.
 - **AGGRESSOR** (:func:`aggressor_action`): closes in along the shortest path to the
   enemy (opening doors on the way), Charges whenever it can (Prone and wounded targets
   first), Fights, and finishes Seriously Injured enemies with Coup de Grace; it shoots
@@ -23,14 +23,14 @@ one; ties are broken with the player's own ``prng`` (never the game's dice).
   shots), and with a Shoot action left a safe firing position first. It shoots the best target
   by expected damage plus the worth of pinning an enemy that could charge (:func:`pin_worth`)
   less the friends in the stray-shot corridor (:func:`stray_share`), never a shot that cannot
-  hurt; in charge reach it shoots without aiming and moves out of reach with its second action
-  (with no cell out of reach it ends its activation where it stands rather than move within it);
-  it fights only when engaged and, until it goes in to finish the enemy (below), charges only to
-  finish a Seriously Injured enemy; holding, the fighters with nothing to do activate first,
-  farthest from the enemy first (the others keep their activation for an enemy stepping into
-  sight), and it closes open doors the enemy would come through. It advances under cover from
-  round 8 on or while the enemy keeps away from its deployment zone (:func:`advancing`), and
-  presses on, seen or not, when it outnumbers the enemy 1.2 to 1 or while the enemy keeps away
+  hurt, nor Aims for one; in charge reach it shoots without aiming and moves out of reach with its
+  second action (with no cell out of reach it ends its activation where it stands rather than move
+  within it); it fights only when engaged and, until it goes in to finish the enemy (below),
+  charges only to finish a Seriously Injured enemy; holding, the fighters with nothing to do
+  activate first, farthest from the enemy first (the others keep their activation for an enemy
+  stepping into sight), and it closes open doors the enemy would come through. It advances under
+  cover from round 8 on or while the enemy keeps away from its deployment zone (:func:`advancing`),
+  and presses on, seen or not, when it outnumbers the enemy 1.2 to 1 or while the enemy keeps away
   (:func:`pressing`); when it outnumbers the enemy 2 to 1, and from round 9 on, it goes in to
   finish it, into its charge reach, charging when it has no shot (:func:`finishing`): a draw is
   no win.
@@ -931,7 +931,7 @@ def pin_worth(s, st, b, f, item, p, t):
 M_EX_HERE = 0  # exposure of its own cell (gunline Take Cover; sentry: in range)
 M_RANGE = 1  # longest_range (gunline moves)
 M_NEAREST = 2  # nearest_enemy (Turn)
-M_SHOT = 3  # best_shot without modifier (sentry: a Shoot is worth taking)
+M_SHOT = 3  # best_shot without modifier, as the sentry scores a Shoot (sentry: one is worth taking)
 M_PRESS = 4  # the sentry's gang presses on (pressing)
 M_KEPT = 5  # the enemy keeps away from the sentry's deployment zone (kept_away)
 N_MEMO = 6
