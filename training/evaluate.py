@@ -83,7 +83,10 @@ def paired_match(game, a, b, pairs: int, seed0: int = 0, streams: int = 1) -> di
     ``streams``: every pair is played that many times, stream k with the players' generators seeded
     by ``agents.play.player_seed(seed, g, k)`` (the same deployments and dice, other tie-breaks and
     sampled choices);
-    ``by_stream[k]`` holds a's [win, draw, loss] in stream k, the other counts are over all streams."""
+    ``by_stream[k]`` holds a's [win, draw, loss] in stream k, the other counts are over all streams;
+    ``outcomes`` lists every game's result for a (0 win, 1 draw, 2 loss) in the order played (stream,
+    seed, side), so two agents' matches against the same opponent on the same seeds pair game by game
+    (:func:`paired_difference`)."""
     if game.dims.n_gangs != 2:
         raise ValueError(f"paired evaluation needs a 2-gang scenario, got {game.dims.n_gangs} gangs")
     if streams < 1:
@@ -91,7 +94,7 @@ def paired_match(game, a, b, pairs: int, seed0: int = 0, streams: int = 1) -> di
     from agents.play import play_game
 
     out = {"win": 0, "draw": 0, "loss": 0, "games": 0, "truncated": 0, "rounds": 0, "decisions": 0,
-           "by_side": [[0, 0, 0], [0, 0, 0]], "by_stream": [[0, 0, 0] for _ in range(streams)]}
+           "by_side": [[0, 0, 0], [0, 0, 0]], "by_stream": [[0, 0, 0] for _ in range(streams)], "outcomes": []}
     for s in range(streams):
         for i in range(pairs):
             seed = seed0 + i
@@ -106,7 +109,25 @@ def paired_match(game, a, b, pairs: int, seed0: int = 0, streams: int = 1) -> di
                 out[("win", "draw", "loss")[j]] += 1
                 out["by_side"][side][j] += 1
                 out["by_stream"][s][j] += 1
+                out["outcomes"].append(j)
     return out
+
+
+GAME_SCORE = (1.0, 0.5, 0.0)  # a game's score by outcome code (win, draw, loss), as summarize's score
+
+
+def paired_difference(new, old) -> tuple[float, float]:
+    """(mean, standard error) of the per-game score difference new - old between two lists of
+    outcome codes of the same games (paired_match's ``outcomes``: the same seeds, sides and
+    opponents, game by game). The standard error is the paired one, sd(d) / sqrt(n), so games that
+    both policies win (or both lose) narrow it rather than widen it."""
+    if len(new) != len(old) or not new:
+        raise ValueError(f"paired_difference needs the same games on both sides, got {len(new)} and {len(old)}")
+    d = [GAME_SCORE[a] - GAME_SCORE[b] for a, b in zip(new, old)]
+    n = len(d)
+    mean = sum(d) / n
+    var = sum((x - mean) ** 2 for x in d) / (n - 1) if n > 1 else 0.0
+    return mean, math.sqrt(var / n)
 
 
 def summarize(name_a, name_b, m: dict) -> dict:

@@ -79,33 +79,51 @@ def _callback_cls():
 def evaluation_round(model, cfg, run: Path, game, timesteps, elapsed, log=print) -> list[dict]:
     """One periodic evaluation (``periodic_eval``): one progress.csv row and one log line per
     opponent, then ``keep_if_best``. Returns the rows."""
-    rows = periodic_eval(model, cfg, game, timesteps, elapsed)
+    rows, outcomes = periodic_eval(model, cfg, game, timesteps, elapsed)
     for row in rows:
         append_csv(run / "progress.csv", row)
         log(f"[train] {timesteps} steps: vs {row['opponent']} {row['win']}-{row['draw']}-{row['loss']} "
             f"(win rate {row['win_rate']:.2f})")
-    keep_if_best(model, run, game, cfg, rows, timesteps, log)
+    keep_if_best(model, run, game, cfg, rows, timesteps, log, outcomes)
     return rows
 
 
-def keep_if_best(model, run: Path, game, cfg, rows, timesteps, log=print) -> bool:
-    """With ``eval.keep_best``: save ``model`` as checkpoints/best.zip (+ best.json) if its mean
-    periodic score over ``rows`` is at least the best so far (ties go to the later policy, which
-    has trained longer). best.json survives --resume. Returns True if it was kept."""
+def keep_if_best(model, run: Path, game, cfg, rows, timesteps, log=print, outcomes=None) -> bool:
+    """With ``eval.keep_best``: save ``model`` as checkpoints/best.zip (+ best.json) if it beats the
+    policy kept so far on the periodic games. With ``eval.keep_margin`` 0 that is a mean periodic
+    score over ``rows`` at least the kept one's (ties go to the later policy, which has trained
+    longer); with keep_margin z > 0, the mean per-game score difference on the same games
+    (``outcomes``, paired with the kept policy's; evaluate.paired_difference) must exceed z of its
+    standard errors, so a policy that differs from the kept one by the periodic games' noise does
+    not replace it. best.json (with the kept policy's outcomes) survives --resume; one written
+    without outcomes is compared by mean score. Returns True if it was kept."""
     if not cfg["eval"].get("keep_best"):
         return False
     import json
 
     from agents.checkpoint import save_checkpoint
 
+    from .evaluate import paired_difference
+
     score = sum(r["score"] for r in rows) / len(rows)
+    margin = cfg["eval"].get("keep_margin", 0.0)
     meta = run / "checkpoints" / "best.json"
-    best = json.loads(meta.read_text())["score"] if meta.exists() else None
-    if best is not None and score < best:
-        return False
+    best = json.loads(meta.read_text()) if meta.exists() else None
+    if best is not None:
+        old = best.get("outcomes")
+        if margin > 0 and outcomes is not None and old is not None and len(old) == len(outcomes):
+            diff, se = paired_difference(outcomes, old)
+            if diff <= margin * se:
+                log(f"[train] kept the policy at {best['timesteps']} steps: {timesteps} steps scores "
+                    f"{diff:+.3f} per game on the same periodic games, within {margin} standard errors "
+                    f"({margin * se:.3f}; eval.keep_margin)")
+                return False
+        elif score < best["score"]:
+            return False
     save_checkpoint(model, run / "checkpoints" / "best.zip", game, cfg["encoder"],
                     {"run": cfg["name"], "timesteps": int(timesteps), "periodic_score": score})
-    write_json(meta, {"timesteps": int(timesteps), "score": score, "rows": rows})
+    write_json(meta, {"timesteps": int(timesteps), "score": score, "rows": rows,
+                      "outcomes": list(outcomes) if outcomes is not None else None})
     log(f"[train] best so far at {timesteps} steps (mean periodic score {score:.3f}): checkpoints/best.zip")
     return True
 
@@ -136,24 +154,27 @@ class ModelAgent:
         return int(a)
 
 
-def periodic_eval(model, cfg, game, timesteps, elapsed) -> list[dict]:
+def periodic_eval(model, cfg, game, timesteps, elapsed) -> tuple[list[dict], list[int]]:
     """Paired games (eval.periodic_games) against each training opponent: the one opponent, or
-    every spec of the mix. One progress.csv row per opponent."""
+    every spec of the mix, on the same seeds at every evaluation. Returns one progress.csv row per
+    opponent and every game's outcome code (evaluate.paired_match's ``outcomes``, the opponents in
+    turn), by which keep_if_best pairs two policies game by game."""
     from agents import make_agent
 
     from .common import opponent_weights
     from .evaluate import paired_match, summarize
 
-    rows = []
+    rows, outcomes = [], []
     pairs = max(1, cfg["eval"]["periodic_games"] // 2)
     for spec in opponent_weights(cfg["opponent"]):
         opp = make_agent(spec, seed=1, game=game, deterministic=False)  # checkpoints sample, as in training
         m = paired_match(game, ModelAgent(model, cfg["encoder"]), opp, pairs, seed0=500_000)
         row = summarize("learner", spec, m)
+        outcomes += m["outcomes"]
         rows.append({"timesteps": timesteps, "seconds": round(elapsed, 1), "opponent": spec, "games": row["games"],
                      "win": row["win"], "draw": row["draw"], "loss": row["loss"],
                      "win_rate": round(row["win_rate"], 4), "score": round(row["score"], 4)})
-    return rows
+    return rows, outcomes
 
 
 def training_curve(run: Path, out: Path | None = None, title: str | None = None):

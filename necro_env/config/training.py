@@ -146,6 +146,10 @@ class EvalFile(Strict):
     # final.zip = the policy with the best periodic score (the warm start and the last policy
     # included), not simply the last one (as SB3's EvalCallback keeps best_model); needs every > 0
     keep_best: bool = False
+    # with keep_best: a later policy replaces the kept one only when its mean per-game score on the
+    # same periodic games is higher by more than keep_margin standard errors of the paired
+    # difference (training/train.py keep_if_best); 0: when its mean score is at least as high
+    keep_margin: float = Field(default=0.0, ge=0)
 
 
 class SelfPlayFile(Strict):

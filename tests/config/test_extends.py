@@ -57,8 +57,10 @@ def test_the_shipped_variants_extend_their_base():
     assert cand["encoder"] == "advised" and cand["pretrain"] == {**tactical["pretrain"],
                                                                  "demonstrator": "sides:sentry,aggressor"}
     # the default since session 26: that candidate cut to 4 cloning epochs and 50k PPO steps, since
-    # session 30 with the ambusher as the Goliath side's demonstrator
-    assert {k for k in cand if cand[k] != default[k]} == {"name", "pretrain", "total_timesteps"}
+    # session 30 with the ambusher as the Goliath side's demonstrator, since session 40 keeping a later
+    # policy over the clone only beyond the periodic games' noise (eval.keep_margin)
+    assert {k for k in cand if cand[k] != default[k]} == {"name", "pretrain", "total_timesteps", "eval"}
+    assert default["eval"] == {**cand["eval"], "keep_margin": 1.645} and cand["eval"]["keep_margin"] == 0
     assert default["pretrain"] == {**cand["pretrain"], "epochs": 4, "demonstrator": "sides:sentry,ambusher"}
     assert default["total_timesteps"] == 50_000
     # session 35's test of the budget: ten times the PPO steps, the last policy kept, nothing else
