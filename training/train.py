@@ -205,6 +205,14 @@ def training_curve(run: Path, out: Path | None = None, title: str | None = None)
         mine = [p for p in prog if p["opponent"] == opp]
         right.append((f"win rate vs {opp} (paired eval)", [int(p["timesteps"]) for p in mine],
                       [float(p["win_rate"]) for p in mine], "both"))
+    kept = run / "checkpoints" / "best.json"
+    if right and kept.exists():  # keep_best: where final.zip's policy stands on those curves
+        import json
+
+        t = json.loads(kept.read_text())["timesteps"]
+        at = [p for p in prog if int(p["timesteps"]) == t]
+        right.append(("the policy kept as final.zip (keep_best)", [t] * len(at), [float(p["win_rate"]) for p in at],
+                      "dots"))
     return line_chart(out or run / "training_curve.png", left, title=title or f"MaskablePPO training: {run.name}",
                       xlabel="learner steps", ylabel="return", right=right or None, ylabel_right="win rate",
                       ylim_right=(0.0, 1.0))
@@ -267,7 +275,8 @@ def train(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
     venv.close()
     log(f"[train] trained {max(remaining, 0)} steps in {train_s:.0f} s "
         f"({max(remaining, 0) / max(train_s, 1e-9):.0f} steps/s)")
-    return {"model": model, "game": game, "train_seconds": round(train_s, 1), "timesteps": int(model.num_timesteps)}
+    return {"model": model, "game": game, "train_seconds": round(train_s, 1), "timesteps": int(model.num_timesteps),
+            "final_timesteps": int(final.num_timesteps)}
 
 
 def check_eval_opponents(cfg: dict) -> None:
@@ -339,7 +348,9 @@ def main(argv=None):
     check_warm_start(cfg, "necro-train", resume=args.resume)
     run = prepare_run(cfg, args.runs_dir)
     out = train(cfg, run, resume=args.resume)
-    summary = {"timesteps": out["timesteps"], "train_seconds": out["train_seconds"]}
+    # final_timesteps: the step of the policy saved as final.zip (with keep_best, maybe an earlier one)
+    summary = {"timesteps": out["timesteps"], "final_timesteps": out["final_timesteps"],
+               "train_seconds": out["train_seconds"]}
     training_curve(run)
     if cfg["eval"]["games"] > 0:
         res = final_evaluation(run, cfg, out["game"])

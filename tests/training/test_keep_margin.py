@@ -86,7 +86,7 @@ def test_a_kept_policy_without_outcomes_is_compared_by_mean_score(keeper, tmp_pa
     assert keeper.best()["outcomes"] == [W] * 11 + [L] * 9
 
 
-def test_keep_margin_in_a_training_run_keeps_the_first_policy(tmp_path, tiny_config):
+def test_keep_margin_in_a_training_run_keeps_the_first_policy(tmp_path, tiny_config, monkeypatch):
     """A margin no later policy can pass on two periodic games: final.zip is the policy of the first
     evaluation, and progress.csv still records every evaluation."""
     cfg = tiny_config(name="margin", total=160)
@@ -100,6 +100,16 @@ def test_keep_margin_in_a_training_run_keeps_the_first_policy(tmp_path, tiny_con
     assert best["timesteps"] == 100 and len(best["outcomes"]) == 2
     final = json.loads((run / "final.meta.json").read_text())
     assert final["num_timesteps"] == 100 and final["selected"] == "best"
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["timesteps"] == 192 and summary["final_timesteps"] == 100
+    # the training curve marks the kept policy on the periodic win-rate curves
+    import training.plots
+
+    drawn = {}
+    monkeypatch.setattr(training.plots, "line_chart", lambda path, left, **kw: drawn.update(kw))
+    train.training_curve(run)
+    kept = [r for r in drawn["right"] if "kept as final.zip" in r[0]]
+    assert len(kept) == 1 and kept[0][1] == [100] and kept[0][3] == "dots"
 
 
 def test_keep_margin_must_not_be_negative(tmp_path, tiny_config):
