@@ -118,8 +118,12 @@ def keep_if_best(model, run: Path, game, cfg, rows, timesteps, log=print, outcom
                     f"{diff:+.3f} per game on the same periodic games, within {margin} standard errors "
                     f"({margin * se:.3f}; eval.keep_margin)")
                 return False
-        elif score < best["score"]:
-            return False
+        else:
+            if margin > 0:
+                log(f"[train] eval.keep_margin: checkpoints/best.json holds no outcomes of these periodic games "
+                    f"(written before keep_margin, or with other periodic_games): compared by mean score")
+            if score < best["score"]:
+                return False
     save_checkpoint(model, run / "checkpoints" / "best.zip", game, cfg["encoder"],
                     {"run": cfg["name"], "timesteps": int(timesteps), "periodic_score": score})
     write_json(meta, {"timesteps": int(timesteps), "score": score, "rows": rows,

@@ -83,6 +83,7 @@ def test_a_kept_policy_without_outcomes_is_compared_by_mean_score(keeper, tmp_pa
     """best.json written before keep_margin existed (no outcomes): the mean score decides."""
     (tmp_path / "checkpoints" / "best.json").write_text(json.dumps({"timesteps": 0, "score": 0.5, "rows": []}))
     assert keeper(100, [W] * 11 + [L] * 9, 1.645) is True
+    assert "compared by mean score" in keeper.logs[0]
     assert keeper.best()["outcomes"] == [W] * 11 + [L] * 9
 
 
