@@ -15,8 +15,11 @@ seeds do not (docs/training.md, "Repeats with other player seeds"). Reported per
 draws and losses of the first agent, its score ((W + D/2) / N) with a 95% Wilson
 interval. Ratings: a Bradley-Terry fit over all games (a draw counts half a win to each
 side), on the Elo scale (400 x log10 odds), anchored at 0 for ``random`` when it plays
-(else the mean is 0). Writes to runs/<name>/: config.yaml (the command's arguments), eval.md
-(tables), eval.csv (matches), ratings.csv, eval.png (score matrix and ratings), eval.json, and
+(else the mean is 0). Paired differences: where two agents played the same opponent (with
+``--against X``, every two agents), their per-game score and win-rate differences on those same
+games with 95% paired intervals, the way to tell two checkpoints apart. Writes to runs/<name>/:
+config.yaml (the command's arguments), eval.md (tables), eval.csv (matches), eval_paired.csv (the
+paired differences), ratings.csv, eval.png (score matrix and ratings), eval.json, and
 final_game.json / final_game.log (the first match's first game replayed with its battle log).
 """
 from __future__ import annotations
@@ -116,18 +119,53 @@ def paired_match(game, a, b, pairs: int, seed0: int = 0, streams: int = 1) -> di
 GAME_SCORE = (1.0, 0.5, 0.0)  # a game's score by outcome code (win, draw, loss), as summarize's score
 
 
-def paired_difference(new, old) -> tuple[float, float]:
+GAME_WIN = (1.0, 0.0, 0.0)  # ... and whether it is a win (a win-rate difference)
+
+
+def paired_difference(new, old, values=GAME_SCORE) -> tuple[float, float]:
     """(mean, standard error) of the per-game score difference new - old between two lists of
     outcome codes of the same games (paired_match's ``outcomes``: the same seeds, sides and
-    opponents, game by game). The standard error is the paired one, sd(d) / sqrt(n), so games that
-    both policies win (or both lose) narrow it rather than widen it."""
+    opponents, game by game); ``values=GAME_WIN`` for the win-rate difference. The standard error
+    is the paired one, sd(d) / sqrt(n), so games that both policies win (or both lose) narrow it
+    rather than widen it."""
     if len(new) != len(old) or not new:
         raise ValueError(f"paired_difference needs the same games on both sides, got {len(new)} and {len(old)}")
-    d = [GAME_SCORE[a] - GAME_SCORE[b] for a, b in zip(new, old)]
+    d = [values[a] - values[b] for a, b in zip(new, old)]
     n = len(d)
     mean = sum(d) / n
     var = sum((x - mean) ** 2 for x in d) / (n - 1) if n > 1 else 0.0
     return mean, math.sqrt(var / n)
+
+
+def seen_by_second(outcomes) -> list[int]:
+    """A match's outcome codes as its second agent saw them, in the first agent's layout (per pair
+    of games: the game where it played gang 0, then gang 1): within each pair the two games swap
+    and a win becomes a loss. Two agents' codes against one opponent then pair game by game."""
+    out = []
+    for k in range(0, len(outcomes), 2):
+        out += [2 - outcomes[k + 1], 2 - outcomes[k]]
+    return out
+
+
+def paired_comparisons(matches: list[tuple[str, str, list]], z: float = 1.96) -> list[dict]:
+    """For every opponent that two or more agents played (``matches``: (first, second, outcome
+    codes) of one round robin: the same seeds, sides and streams), each two such agents'
+    per-game differences on those games: score and win rate, with z paired standard errors
+    (usually far tighter than the two matches' separate intervals: the same deployments and dice
+    cancel out of the difference)."""
+    seen: dict[str, list[tuple[str, list]]] = {}  # opponent -> [(agent, its codes against it)]
+    for a, b, codes in matches:
+        seen.setdefault(b, []).append((a, list(codes)))
+        seen.setdefault(a, []).append((b, seen_by_second(codes)))
+    rows = []
+    for opp, played in seen.items():
+        for (na, ca), (nb, cb) in itertools.combinations(played, 2):
+            ds, ss = paired_difference(ca, cb)
+            dw, sw = paired_difference(ca, cb, GAME_WIN)
+            rows.append({"agent": na, "minus": nb, "against": opp, "games": len(ca),
+                         "score_diff": ds, "score_diff_low": ds - z * ss, "score_diff_high": ds + z * ss,
+                         "win_rate_diff": dw, "win_rate_diff_low": dw - z * sw, "win_rate_diff_high": dw + z * sw})
+    return rows
 
 
 def summarize(name_a, name_b, m: dict) -> dict:
@@ -144,16 +182,20 @@ def summarize(name_a, name_b, m: dict) -> dict:
             "streams": len(m["by_stream"]), "wins_by_stream": " ".join(str(s[0]) for s in m["by_stream"])}
 
 
-def round_robin(game, agents: dict, pairs: int, seed0: int = 0, pairs_only=None, log=print, streams: int = 1) -> dict:
+def round_robin(game, agents: dict, pairs: int, seed0: int = 0, pairs_only=None, log=print, streams: int = 1,
+                paired: bool = True) -> dict:
     """Every pair of ``agents`` (name -> Agent) plays a paired match; returns matches and ratings.
     ``pairs_only``: restrict to these (name_a, name_b) pairs (e.g. one learner against each);
-    ``streams``: each match's pairs played that many times (:func:`paired_match`)."""
+    ``streams``: each match's pairs played that many times (:func:`paired_match`); ``paired``: also
+    every two agents' paired differences against each opponent they both played
+    (:func:`paired_comparisons`)."""
     names = list(agents)
     todo = pairs_only or list(itertools.combinations(names, 2))
-    rows, bt = [], []
+    rows, bt, played = [], [], []
     for na, nb in todo:
         t0 = time.time()
         m = paired_match(game, agents[na], agents[nb], pairs, seed0, streams)
+        played.append((na, nb, m["outcomes"]))
         row = summarize(na, nb, m)
         row["seconds"] = round(time.time() - t0, 1)
         rows.append(row)
@@ -162,7 +204,8 @@ def round_robin(game, agents: dict, pairs: int, seed0: int = 0, pairs_only=None,
             log(f"[eval] {na} vs {nb}: {m['win']}-{m['draw']}-{m['loss']} (W-D-L of {m['games']}), "
                 f"score {row['score']:.3f} [{row['score_ci_low']:.3f}, {row['score_ci_high']:.3f}], {row['seconds']} s")
     ratings = bradley_terry(names, bt) if len(names) > 1 else {names[0]: 0.0}
-    return {"agents": names, "pairs": pairs, "seed0": seed0, "streams": streams, "matches": rows, "ratings": ratings}
+    return {"agents": names, "pairs": pairs, "seed0": seed0, "streams": streams, "matches": rows, "ratings": ratings,
+            "paired": paired_comparisons(played) if paired else []}
 
 
 # ------------------------------------------------------------------ outputs
@@ -185,6 +228,15 @@ def markdown(res: dict) -> str:
     lines += ["", "| agent | rating (Bradley-Terry, Elo scale) |", "|---|---|"]
     for nm, v in sorted(res["ratings"].items(), key=lambda kv: -kv[1]):
         lines.append(f"| {nm} | {round(v) + 0:+d} |")
+    if res.get("paired"):
+        lines += ["", "Paired differences: two agents on the same games against one opponent (the same seeds, "
+                  "sides and streams), per game, with 95% paired intervals.", "",
+                  "| agent | minus | against | games | score difference [95% CI] | win-rate difference [95% CI] |",
+                  "|---|---|---|---|---|---|"]
+        for r in res["paired"]:
+            lines.append(f"| {r['agent']} | {r['minus']} | {r['against']} | {r['games']} | "
+                         f"{r['score_diff']:+.3f} [{r['score_diff_low']:+.3f}, {r['score_diff_high']:+.3f}] | "
+                         f"{r['win_rate_diff']:+.3f} [{r['win_rate_diff_low']:+.3f}, {r['win_rate_diff_high']:+.3f}] |")
     return "\n".join(lines) + "\n"
 
 
@@ -202,8 +254,15 @@ def write_outputs(run: Path, res: dict, stem: str = "eval") -> list[Path]:
         fh.write("agent,rating\n")
         for nm, v in res["ratings"].items():
             fh.write(f"{nm},{v:.1f}\n")
+    paths = [md, run / f"{stem}.csv"]
+    if res.get("paired"):
+        with (run / f"{stem}_paired.csv").open("w", newline="") as fh:
+            w = csv.DictWriter(fh, fieldnames=list(res["paired"][0]))
+            w.writeheader()
+            w.writerows(res["paired"])
+        paths.append(run / f"{stem}_paired.csv")
     write_json(run / f"{stem}.json", res)
-    paths = [md, run / f"{stem}.csv", run / f"{stem}.json"]
+    paths.append(run / f"{stem}.json")
     paths.append(plot(res, run / f"{stem}.png"))
     return paths
 

@@ -313,7 +313,7 @@ def final_evaluation(run: Path, cfg: dict, game, log=print) -> dict:
         agents[o] = build_agent(o, game)[1]  # the agent necro-eval would build for that spec
     pairs = max(1, (cfg["eval"]["games"] + 1) // 2)
     res = round_robin(game, agents, pairs, seed0=10_000, pairs_only=[("learner", o) for o in agents if o != "learner"],
-                      log=log)
+                      log=log, paired=False)  # (the opponents compared against the learner: not what a run reports)
     write_outputs(run, res)
     record_final_game(run, game, [learner, agents[next(o for o in agents if o != "learner")]], seed=10_000,
                       agent_names=["learner", next(o for o in agents if o != "learner")])
