@@ -261,6 +261,8 @@ def write_outputs(run: Path, res: dict, stem: str = "eval") -> list[Path]:
             w.writeheader()
             w.writerows(res["paired"])
         paths.append(run / f"{stem}_paired.csv")
+    else:  # no two agents shared an opponent: no table (and none left from an earlier run of this name)
+        (run / f"{stem}_paired.csv").unlink(missing_ok=True)
     write_json(run / f"{stem}.json", res)
     paths.append(run / f"{stem}.json")
     paths.append(plot(res, run / f"{stem}.png"))

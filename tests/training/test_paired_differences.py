@@ -70,6 +70,9 @@ def test_necro_eval_against_one_opponent_writes_the_paired_table(tmp_path, capsy
     assert float(row["score_diff"]) == pytest.approx(r["score_diff"])
     assert json.loads((run / "eval.json").read_text())["paired"][0]["minus"] == "aggressor"
     assert "eval_paired.csv" in capsys.readouterr().out
+    # the same run name again with no two agents sharing an opponent: the old table goes
+    res = evaluate.main(["gunline", "random", "--pairs", "1", "--runs-dir", str(tmp_path), "--name", "pd"])
+    assert res["paired"] == [] and not (run / "eval_paired.csv").exists()
 
 
 def test_a_training_runs_final_evaluation_compares_no_opponents(tmp_path, tiny_config):
