@@ -130,11 +130,10 @@ def paired_difference(new, old, values=GAME_SCORE) -> tuple[float, float]:
     rather than widen it."""
     if len(new) != len(old) or not new:
         raise ValueError(f"paired_difference needs the same games on both sides, got {len(new)} and {len(old)}")
-    d = [values[a] - values[b] for a, b in zip(new, old)]
-    n = len(d)
-    mean = sum(d) / n
-    var = sum((x - mean) ** 2 for x in d) / (n - 1) if n > 1 else 0.0
-    return mean, math.sqrt(var / n)
+    v = np.asarray(values)
+    d = v[np.asarray(new)] - v[np.asarray(old)]
+    se = d.std(ddof=1) / math.sqrt(len(d)) if len(d) > 1 else 0.0
+    return float(d.mean()), float(se)
 
 
 def seen_by_second(outcomes) -> list[int]:

@@ -9,7 +9,7 @@ import pytest
 from agents import make_agent
 from necro_env.envs.necromunda_env import build_game
 from training import train
-from training.evaluate import paired_difference, paired_match
+from training.evaluate import GAME_SCORE, paired_difference, paired_match
 
 W, D, L = 0, 1, 2  # paired_match's outcome codes
 
@@ -46,7 +46,7 @@ def keeper(tmp_path, monkeypatch):
 
     def keep(model, outcomes, margin, rows=None):
         cfg = {"name": "t", "encoder": "flat", "eval": {"keep_best": True, "keep_margin": margin}}
-        score = sum((1.0, 0.5, 0.0)[j] for j in outcomes) / len(outcomes)
+        score = sum(GAME_SCORE[j] for j in outcomes) / len(outcomes)
         rows = rows or [{"score": score}]
         return train.keep_if_best(model, tmp_path, None, cfg, rows, model, logs.append, outcomes)
 
