@@ -136,6 +136,21 @@ def paired_difference(new, old, values=GAME_SCORE) -> tuple[float, float]:
     return float(d.mean()), float(se)
 
 
+def replaces_kept(score, outcomes, kept_score, kept_outcomes, margin: float = 0.0):
+    """keep_best's rule (necro-train's eval.keep_margin, ppo_fast's --keep-margin): whether a policy
+    with mean periodic score ``score`` and per-game ``outcomes`` replaces the kept one (``kept_score``,
+    ``kept_outcomes``). With ``margin`` 0, or outcomes that do not pair (missing, or of other games),
+    by mean score (ties to the later policy, which has trained longer); with margin z > 0 and paired
+    outcomes, only when the mean per-game score difference exceeds z standard errors of the paired
+    difference (:func:`paired_difference`), so the periodic games' noise does not choose. Returns
+    (replace, test): ``test`` the paired (difference, standard error) when the paired test decided,
+    else None."""
+    if margin > 0 and outcomes is not None and kept_outcomes is not None and len(outcomes) == len(kept_outcomes):
+        diff, se = paired_difference(outcomes, kept_outcomes)
+        return diff > margin * se, (diff, se)
+    return score >= kept_score, None
+
+
 def seen_by_second(outcomes) -> list[int]:
     """A match's outcome codes as its second agent saw them, in the first agent's layout (per pair
     of games: the game where it played gang 0, then gang 1): within each pair the two games swap

@@ -23,7 +23,10 @@ paired games per side against each ``--eval-opponent`` inside the batch (``batch
 the greedy policy, one torch call per step, seeds 20,000+, apart from the final evaluation's),
 and prints them with each side's share (W-D-L as gang 0 / as gang 1); with ``--keep-best`` the
 run ends with (saves and finally evaluates) the policy of the best periodic score (mean over the
-opponents of (wins + draws / 2) / games; a tie goes to the later policy).
+opponents of (wins + draws / 2) / games; a tie goes to the later policy); with ``--keep-margin Z``
+(default 0) a later policy replaces the kept one only when its mean per-game score on the same
+periodic games beats the kept one's by more than Z standard errors of the paired difference
+(training/evaluate.py ``replaces_kept``, the rule of necro-train's ``eval.keep_margin``).
 
 Warm start and anchor: with ``--bc-decisions N`` the run first records N learner decisions of a
 compiled heuristic (``--bc-demonstrator``, default gunline, or a list ``gunline,aggressor`` that
@@ -111,7 +114,7 @@ DEFAULTS = dict(
     threads=2, torch_threads=2,
     save=None, log_json=False, reward=None, eval_pairs=0, eval_opponent="random",
     bc_decisions=0, bc_demonstrator="gunline", bc_epochs=4, bc_learning_rate=1e-3, kl_coef=0.0,
-    eval_every=0, eval_games=32, keep_best=False, bc_winners_only=False, bc_dagger=0,
+    eval_every=0, eval_games=32, keep_best=False, keep_margin=0.0, bc_winners_only=False, bc_dagger=0,
     mask_features=False, tactical_features=False, bc_report=False, pointer_head=False, tactical_planes=False,
     init=None, learner="random", bc_kind_weight=0.0, vf_warmup=0,
 )
@@ -188,6 +191,8 @@ def parse_args(argv=None):
             raise SystemExit(f"--learner must be random or a gang index (0, 1, ...), got {args.learner!r}") from None
         if args.learner < 0:
             raise SystemExit(f"--learner must be random or a gang index (0, 1, ...), got {args.learner}")
+    if args.keep_margin < 0:
+        raise SystemExit(f"--keep-margin must be >= 0 (standard errors of the paired difference), got {args.keep_margin}")
     if not 0.0 <= args.bc_kind_weight <= 1.0:
         raise SystemExit(f"--bc-kind-weight must be in [0, 1] (the power of a kind's count), got {args.bc_kind_weight}")
     if args.init and args.bc_decisions:
@@ -603,7 +608,7 @@ def main(argv=None):
     opt_v = torch.optim.Adam(agent.v.parameters(), lr=1e-3, eps=1e-5) if args.vf_warmup else None  # a fresh head
     n_updates = max(1, args.total_steps // batch)
     returns_log, global_step, t_start = [], 0, time.perf_counter()
-    best = None  # (score, update, state dict) of the best periodic evaluation (--keep-best)
+    best = None  # (score, update, state dict, outcomes) of the kept periodic evaluation (--keep-best)
 
     def periodic_eval(update):
         nonlocal best
@@ -620,8 +625,20 @@ def main(argv=None):
                   + ", ".join(f"{r['opponent']} {r['win']}-{r['draw']}-{r['loss']}"
                               f" ({' / '.join(row['by_side'][r['opponent']])} by side)" for r in rows)
                   + f", score {score:.3f}", flush=True)
-        if args.keep_best and (best is None or score >= best[0]):
-            best = (score, update, copy.deepcopy(agent.state_dict()))
+        if not args.keep_best:
+            return
+        from training.evaluate import replaces_kept
+
+        outcomes = [o for r in rows for o in r["outcomes"]]  # the same games at every evaluation: paired
+        if best is not None:
+            replace, test = replaces_kept(score, outcomes, best[0], best[3], args.keep_margin)
+            if not replace:
+                if test is not None:
+                    print(f"keep-best: kept the policy of update {best[1]}: update {update} scores {test[0]:+.3f} "
+                          f"per game on the same periodic games, within {args.keep_margin} standard errors "
+                          f"({args.keep_margin * test[1]:.3f}; --keep-margin)", flush=True)
+                return
+        best = (score, update, copy.deepcopy(agent.state_dict()), outcomes)
 
     if args.eval_every:
         periodic_eval(0)
@@ -737,7 +754,8 @@ def batched_eval(net, game, opponent, pairs, seed0=20_000, name=None, sampled=Fa
         pool.add(name, opponent)
         name, opponent = name or "network", pool
     res = {"opponent": name or opponent, "games": 0, "win": 0, "draw": 0, "loss": 0,
-           "sides": [[0, 0, 0] for _ in range(game.dims.n_gangs)]}  # W-D-L with the network on gang g
+           "sides": [[0, 0, 0] for _ in range(game.dims.n_gangs)],  # W-D-L with the network on gang g
+           "outcomes": []}  # every game's code (0 win, 1 draw, 2 loss), side by side, slot by slot
     with torch.random.fork_rng():
         torch.manual_seed(seed0)
         for side in range(game.dims.n_gangs):
@@ -751,6 +769,7 @@ def _play_side(net, game, opponent, pairs, seed0, side, sampled, res):
                    learner=side)
     obs = env.reset()
     finished = np.zeros(pairs, np.bool_)
+    outcomes = np.zeros(pairs, np.int64)
     while not finished.all():
         with torch.no_grad():
             logits = net.masked_logits(to_torch(obs), torch.from_numpy(env.action_masks()))
@@ -760,8 +779,10 @@ def _play_side(net, game, opponent, pairs, seed0, side, sampled, res):
             outcome = 0 if r[b] > 0 else 2 if r[b] < 0 else 1
             res[("win", "draw", "loss")[outcome]] += 1
             res["sides"][side][outcome] += 1
+            outcomes[b] = outcome
         finished |= d
     res["games"] += pairs
+    res["outcomes"] += outcomes.tolist()
 
 
 def rate_run(run_dir, game, pairs, anchors=("random",), sampled=False):

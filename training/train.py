@@ -103,27 +103,23 @@ def keep_if_best(model, run: Path, game, cfg, rows, timesteps, log=print, outcom
 
     from agents.checkpoint import save_checkpoint
 
-    from .evaluate import paired_difference
+    from .evaluate import replaces_kept
 
     score = sum(r["score"] for r in rows) / len(rows)
     margin = cfg["eval"].get("keep_margin", 0.0)
     meta = run / "checkpoints" / "best.json"
     best = json.loads(meta.read_text()) if meta.exists() else None
     if best is not None:
-        old = best.get("outcomes")
-        if margin > 0 and outcomes is not None and old is not None and len(old) == len(outcomes):
-            diff, se = paired_difference(outcomes, old)
-            if diff <= margin * se:
+        replace, test = replaces_kept(score, outcomes, best["score"], best.get("outcomes"), margin)
+        if margin > 0 and test is None:
+            log(f"[train] eval.keep_margin: checkpoints/best.json holds no outcomes of these periodic games "
+                f"(written before keep_margin, or with other periodic_games): compared by mean score")
+        if not replace:
+            if test is not None:
                 log(f"[train] kept the policy at {best['timesteps']} steps: {timesteps} steps scores "
-                    f"{diff:+.3f} per game on the same periodic games, within {margin} standard errors "
-                    f"({margin * se:.3f}; eval.keep_margin)")
-                return False
-        else:
-            if margin > 0:
-                log(f"[train] eval.keep_margin: checkpoints/best.json holds no outcomes of these periodic games "
-                    f"(written before keep_margin, or with other periodic_games): compared by mean score")
-            if score < best["score"]:
-                return False
+                    f"{test[0]:+.3f} per game on the same periodic games, within {margin} standard errors "
+                    f"({margin * test[1]:.3f}; eval.keep_margin)")
+            return False
     save_checkpoint(model, run / "checkpoints" / "best.zip", game, cfg["encoder"],
                     {"run": cfg["name"], "timesteps": int(timesteps), "periodic_score": score})
     write_json(meta, {"timesteps": int(timesteps), "score": score, "rows": rows,

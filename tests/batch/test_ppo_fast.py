@@ -86,6 +86,26 @@ def test_ppo_fast_periodic_batched_evaluation_and_keep_best(tmp_path, capsys):
     assert set(torch.load(tmp_path / "a.pt")["state_dict"]) >= {"pi.weight", "v.weight"}
 
 
+def test_ppo_fast_keep_margin_keeps_the_first_policy_unless_a_later_one_is_better_beyond_the_noise(tmp_path, capsys):
+    """--keep-margin Z: a later policy replaces the kept one only when it beats it on the same periodic
+    games by more than Z standard errors of the paired difference (training/evaluate.py
+    replaces_kept, as necro-train's eval.keep_margin); with a margin no difference clears, the policy
+    of the first evaluation (update 0) is the one kept, and each refusal is logged. A negative
+    margin is refused naming the flag."""
+    args = ["--num-envs", "4", "--num-steps", "8", "--hidden", "32", "--total-steps", "64",
+            "--num-minibatches", "2", "--update-epochs", "1", "--opponent", "aggressor",
+            "--eval-every", "1", "--eval-games", "2", "--eval-opponent", "gunline,aggressor", "--keep-best"]
+    hist = ppo_fast.main(args + ["--keep-margin", "100"])
+    periodic = [h for h in hist if "periodic_eval" in h]
+    assert [h["periodic_eval"] for h in periodic] == [0, 1, 2]
+    assert hist[-1]["kept_update"] == 0 and hist[-1]["kept_score"] == periodic[0]["score"]
+    out = capsys.readouterr().out
+    for update in (1, 2):
+        assert f"keep-best: kept the policy of update 0: update {update} scores" in out
+    with pytest.raises(SystemExit, match="--keep-margin must be >= 0"):
+        ppo_fast.main(args + ["--keep-margin", "-1"])
+
+
 def test_batched_eval_is_paired_and_deterministic(game2):
     import torch
 
@@ -100,13 +120,18 @@ def test_batched_eval_is_paired_and_deterministic(game2):
     # by side: each side's 3 games, and the two sides add up to the totals
     assert [sum(s) for s in a["sides"]] == [3, 3]
     assert [sum(col) for col in zip(*a["sides"])] == [a["win"], a["draw"], a["loss"]]
+    # every game's outcome code, side 0's slots then side 1's: they count as the per-side tallies
+    assert len(a["outcomes"]) == 6
+    for side in range(2):
+        assert [a["outcomes"][3 * side:3 * side + 3].count(j) for j in range(3)] == a["sides"][side]
     # the side split is the one batched_eval's own per-side games give
     for side in range(2):
-        one = {"games": 0, "win": 0, "draw": 0, "loss": 0, "sides": [[0, 0, 0], [0, 0, 0]]}
+        one = {"games": 0, "win": 0, "draw": 0, "loss": 0, "sides": [[0, 0, 0], [0, 0, 0]], "outcomes": []}
         with torch.random.fork_rng():
             torch.manual_seed(20_000)
             ppo_fast._play_side(net, game2, "gunline", 3, 20_000, side, False, one)
         assert one["sides"][side] == a["sides"][side] and one["sides"][1 - side] == [0, 0, 0]
+        assert one["outcomes"] == a["outcomes"][3 * side:3 * side + 3]
 
 
 def test_ppo_fast_learner_side(capsys):

@@ -9,7 +9,7 @@ import pytest
 from agents import make_agent
 from necro_env.envs.necromunda_env import build_game
 from training import train
-from training.evaluate import GAME_SCORE, paired_difference, paired_match
+from training.evaluate import GAME_SCORE, paired_difference, paired_match, replaces_kept
 
 W, D, L = 0, 1, 2  # paired_match's outcome codes
 
@@ -34,6 +34,22 @@ def test_paired_difference_is_the_mean_and_paired_standard_error_of_the_score_di
     assert paired_difference(old, old) == (0.0, 0.0)
     with pytest.raises(ValueError, match="same games"):
         paired_difference(new, old[:4])
+
+
+def test_replaces_kept_by_mean_score_without_a_margin_or_paired_games_and_by_the_paired_test_with_them():
+    kept = [W] * 10 + [L] * 10
+    better = [W] * 11 + [L] * 9  # one game better: +0.05 per game, standard error 0.05
+    assert replaces_kept(0.55, better, 0.5, kept, 0.0) == (True, None)
+    assert replaces_kept(0.5, kept, 0.5, kept, 0.0) == (True, None)  # a tie goes to the later policy
+    assert replaces_kept(0.45, kept[1:] + [L], 0.5, kept, 0.0) == (False, None)
+    replace, test = replaces_kept(0.55, better, 0.5, kept, 1.645)
+    assert replace is False and test == pytest.approx(paired_difference(better, kept))
+    replace, test = replaces_kept(0.55, better, 0.5, kept, 0.9)  # 0.05 > 0.9 x 0.05
+    assert replace is True and test is not None
+    # a margin with nothing to pair (no outcomes kept, or other games): by mean score
+    assert replaces_kept(0.55, better, 0.5, None, 1.645) == (True, None)
+    assert replaces_kept(0.55, better, 0.5, kept[:10], 1.645) == (True, None)
+    assert replaces_kept(0.45, None, 0.5, kept, 1.645) == (False, None)
 
 
 @pytest.fixture
