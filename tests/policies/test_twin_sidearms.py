@@ -11,6 +11,7 @@ import pytest
 
 from agents import GunlineAgent, SentryAgent
 from necro_env.policies import heuristics as H
+from necro_env.rulesets.necromunda.state import G_ACTIVE
 from necro_env.testing import Action, board, kind_of
 from tests.rules.scenario_helpers import make, u
 
@@ -44,7 +45,7 @@ def test_two_sidearms_fire_together_at_the_target_in_range(agent):
         if kind_of(g, i) in ("shoot", "shoot_twin"):
             shots.append(i)
         g.step(i)
-        if g.state.g[0, H.G_ACTIVE] < 0:
+        if g.state.g[0, G_ACTIVE] < 0:  # the activation has ended
             break
     assert shots and shots[0] == near
 
