@@ -330,13 +330,13 @@ def best_shot(s, st, b, f, aim_bonus, acts_left, sentry):
             continue
         if not eligible(s, st, b, f, t, False):
             continue
-        stray = -1.0  # (the corridor's share, once per target)
+        share = -1.0  # (the stray-shot corridor's share, once per target)
         for k in range(n_prof):
             v = shot_base(s, st, b, f, prof[k] // np_, prof[k] % np_, t, aim_bonus)
             if v > 0.0 and sentry:
-                if stray < 0.0:
-                    stray = STRAY * stray_share(s, b, f, t)
-                v += pin_worth(s, st, b, f, prof[k] // np_, prof[k] % np_, t) - stray
+                if share < 0.0:
+                    share = stray_share(s, b, f, t)
+                v = sentry_worth(s, st, b, f, prof[k] // np_, prof[k] % np_, t, v, 1.0, share)
             if v > 0.0:
                 raw[n] = v
                 shot[n] = prof[k] * nf + t
@@ -925,6 +925,16 @@ def pin_worth(s, st, b, f, item, p, t):
     return PIN * p_roll(s.fi[b, f, FI_CH + CH_BS] - hit_modifier(s, st, b, f, t, wid, p, bnd, cg))
 
 
+@leaf_njit
+def sentry_worth(s, st, b, f, item, p, t, v, shots, share):
+    """The SENTRY's worth of ``shots`` shots of f at t with (item, profile) whose expected damage is
+    ``v``: plus the worth of pinning t (:func:`pin_worth`), less STRAY per shot times ``share``, the
+    friends in the stray-shot corridor (:func:`stray_share`, which the caller may reuse across
+    profiles). Its Shoot's score (:func:`score_action`) and its Aim's and shot test's value
+    (:func:`best_shot` with ``sentry``) are this one value."""
+    return v + (pin_worth(s, st, b, f, item, p, t) - shots * STRAY * share)
+
+
 # ------------------------------------------------------------------ scoring
 # Per-decision values of the deciding fighter, computed on first use and reused by every legal
 # action that needs them (memo[M_*]; UNKNOWN: not computed yet).
@@ -1171,7 +1181,7 @@ def score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot, dg, memo, 
             if v <= 0.0:
                 return 3.0
             # a hit pins an enemy that could charge (it must stand up first); not through its friends
-            v += pin_worth(s, st, b, f, item, prof, t) - shots * STRAY * stray_share(s, b, f, t)
+            v = sentry_worth(s, st, b, f, item, prof, t, v, shots, stray_share(s, b, f, t))
             if v <= 0.0:
                 return 3.0
         if base + 200.0 * v > floor:  # the Cool-test discount only lowers the score
