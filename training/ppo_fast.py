@@ -193,6 +193,10 @@ def parse_args(argv=None):
             raise SystemExit(f"--learner must be random or a gang index (0, 1, ...), got {args.learner}")
     if args.keep_margin < 0:
         raise SystemExit(f"--keep-margin must be >= 0 (standard errors of the paired difference), got {args.keep_margin}")
+    if args.keep_best and not args.eval_every:
+        raise SystemExit("--keep-best keeps the best policy of the periodic evaluations: give --eval-every U")
+    if args.keep_margin and not args.keep_best:
+        raise SystemExit(f"--keep-margin {args.keep_margin} is keep-best's margin: give --keep-best (and --eval-every U)")
     if not 0.0 <= args.bc_kind_weight <= 1.0:
         raise SystemExit(f"--bc-kind-weight must be in [0, 1] (the power of a kind's count), got {args.bc_kind_weight}")
     if args.init and args.bc_decisions:

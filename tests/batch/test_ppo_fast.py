@@ -106,6 +106,15 @@ def test_ppo_fast_keep_margin_keeps_the_first_policy_unless_a_later_one_is_bette
         ppo_fast.main(args + ["--keep-margin", "-1"])
 
 
+def test_ppo_fast_refuses_keep_best_without_periodic_evaluations_and_a_margin_without_keep_best():
+    """Flags that would do nothing are refused, naming what they need."""
+    with pytest.raises(SystemExit, match="--keep-best keeps the best policy of the periodic evaluations: give --eval-every"):
+        ppo_fast.parse_args(["--keep-best"])
+    with pytest.raises(SystemExit, match="--keep-margin 1.645 is keep-best's margin: give --keep-best"):
+        ppo_fast.parse_args(["--eval-every", "1", "--keep-margin", "1.645"])
+    assert ppo_fast.parse_args(["--eval-every", "1", "--keep-best", "--keep-margin", "1.645"]).keep_margin == 1.645
+
+
 def test_batched_eval_is_paired_and_deterministic(game2):
     import torch
 
