@@ -620,7 +620,7 @@ def fill_threat_field(s, st, b, me, thr):
         threat_queue_search(s, st, b, me, thr)
 
 
-@leaf_njit(inline="always")
+@leaf_njit(separate=False)
 def charger_key(s, st, b, me, e):
     """The threat search's start key of fighter e: minus twice its largest charge move when it is an
     enemy of gang ``me`` that could Charge in its next activation (Standing, not Engaged), else THR_FAR."""
@@ -955,16 +955,22 @@ def kept_away(s, st, b, me, field, memo):
     if s.g[b, G_ROUND] < 3:
         return False
     if memo[M_KEPT] == UNKNOWN:
-        h, w = st.terrain.shape
-        gap = FAR
-        for y in range(h):
-            for x in range(w):
-                if st.deploy[y, x] == me:
-                    gap = min(gap, field_at(s, st, b, me, field, y * w + x))
-            if gap <= ADVANCE_GAP:
-                break  # an enemy is near the zone: the other rows cannot change the answer
-        memo[M_KEPT] = 1.0 if gap > ADVANCE_GAP and gap < FAR else 0.0
+        find_kept_away(s, st, b, me, field, memo)
     return memo[M_KEPT] > 0.0
+
+
+@leaf_njit(separate=False)  # once per decision (memo): linked, not expanded into every caller (compile time)
+def find_kept_away(s, st, b, me, field, memo):
+    """memo[M_KEPT] for :func:`kept_away`: 1 if no enemy is within ADVANCE_GAP steps of the zone."""
+    h, w = st.terrain.shape
+    gap = FAR
+    for y in range(h):
+        for x in range(w):
+            if st.deploy[y, x] == me:
+                gap = min(gap, field_at(s, st, b, me, field, y * w + x))
+        if gap <= ADVANCE_GAP:
+            break  # an enemy is near the zone: the other rows cannot change the answer
+    memo[M_KEPT] = 1.0 if gap > ADVANCE_GAP and gap < FAR else 0.0
 
 
 @leaf_njit(inline="always")
@@ -980,21 +986,27 @@ def pressing(s, st, b, me, field, memo):
     enemy keeps away (kept_away), or when it is finishing the enemy (:func:`finishing`): memo[M_PRESS]
     is 2 when finishing, 1 when pressing only, 0 when holding."""
     if memo[M_PRESS] == UNKNOWN:
-        mine = 0
-        theirs = 0
-        for o in range(s.fi.shape[1]):
-            if s.fi[b, o, FI_STATE] == FS_ON and s.fi[b, o, FI_POSTURE] != PO_SI:
-                if gang_of(s, b, o) == me:
-                    mine += 1
-                else:
-                    theirs += 1
-        if s.g[b, G_ROUND] >= FINISH_ROUND or (theirs > 0 and mine >= FINISH_RATIO * theirs):
-            memo[M_PRESS] = 2.0
-        elif mine >= PRESS_RATIO * theirs or kept_away(s, st, b, me, field, memo):
-            memo[M_PRESS] = 1.0
-        else:
-            memo[M_PRESS] = 0.0
+        find_pressing(s, st, b, me, field, memo)
     return memo[M_PRESS] > 0.0
+
+
+@leaf_njit(separate=False)  # once per decision (memo): linked, not expanded into every caller (compile time)
+def find_pressing(s, st, b, me, field, memo):
+    """memo[M_PRESS] for :func:`pressing`."""
+    mine = 0
+    theirs = 0
+    for o in range(s.fi.shape[1]):
+        if s.fi[b, o, FI_STATE] == FS_ON and s.fi[b, o, FI_POSTURE] != PO_SI:
+            if gang_of(s, b, o) == me:
+                mine += 1
+            else:
+                theirs += 1
+    if s.g[b, G_ROUND] >= FINISH_ROUND or (theirs > 0 and mine >= FINISH_RATIO * theirs):
+        memo[M_PRESS] = 2.0
+    elif mine >= PRESS_RATIO * theirs or kept_away(s, st, b, me, field, memo):
+        memo[M_PRESS] = 1.0
+    else:
+        memo[M_PRESS] = 0.0
 
 
 @leaf_njit(inline="always")
@@ -1057,7 +1069,7 @@ def sentry_move(s, st, b, f, kind, c, x, y, fx, fy, w, acts, can_shoot, dg, fiel
     return top - seen * exposure(s, st, b, f, x, y, True)
 
 
-@leaf_njit(inline="always")
+@leaf_njit(separate=False)
 def sentry_stay(s, st, b, f, fx, fy, w, dg, field, thr, memo):
     """SENTRY: points for ending the activation where f stands (see :func:`sentry_move`)."""
     if memo[M_EX_HERE] == UNKNOWN:
@@ -1065,7 +1077,7 @@ def sentry_stay(s, st, b, f, fx, fy, w, dg, field, thr, memo):
     return 100.0 + STAY + sentry_place(s, st, b, f, fy * w + fx, fx, fy, dg, field, thr, memo[M_EX_HERE], memo)
 
 
-@leaf_njit(inline="always")
+@leaf_njit(separate=False)
 def sentry_door(s, st, b, kind, d, dx, dy, fx, fy, w, can_shoot, dg, field, memo):
     """SENTRY: points for operating door d at (dx, dy) (Operate Door, Access Terminal): it opens a
     closed door toward the enemy only when advancing, and closes an open one the enemy would come
