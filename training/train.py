@@ -88,6 +88,9 @@ def evaluation_round(model, cfg, run: Path, game, timesteps, elapsed, log=print)
     return rows
 
 
+_TOLD_NO_OUTCOMES: set = set()  # best.json files keep_if_best has said it compares by mean score
+
+
 def keep_if_best(model, run: Path, game, cfg, rows, timesteps, log=print, outcomes=None) -> bool:
     """With ``eval.keep_best``: save ``model`` as checkpoints/best.zip (+ best.json) if it beats the
     policy kept so far on the periodic games. With ``eval.keep_margin`` 0 that is a mean periodic
@@ -111,7 +114,8 @@ def keep_if_best(model, run: Path, game, cfg, rows, timesteps, log=print, outcom
     best = json.loads(meta.read_text()) if meta.exists() else None
     if best is not None:
         replace, test = replaces_kept(score, outcomes, best["score"], best.get("outcomes"), margin)
-        if margin > 0 and test is None:
+        if margin > 0 and test is None and meta not in _TOLD_NO_OUTCOMES:  # said once per run folder
+            _TOLD_NO_OUTCOMES.add(meta)
             log(f"[train] eval.keep_margin: checkpoints/best.json holds no outcomes of these periodic games "
                 f"(written before keep_margin, or with other periodic_games): compared by mean score")
         if not replace:

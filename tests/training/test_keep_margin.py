@@ -103,6 +103,15 @@ def test_a_kept_policy_without_outcomes_is_compared_by_mean_score(keeper, tmp_pa
     assert keeper.best()["outcomes"] == [W] * 11 + [L] * 9
 
 
+def test_the_mean_score_fallback_is_said_once_per_run(keeper, tmp_path):
+    """A resumed run whose kept policy's best.json has no outcomes: every periodic evaluation that does not
+    replace it is compared by mean score, and the log says so once, not at every evaluation."""
+    (tmp_path / "checkpoints" / "best.json").write_text(json.dumps({"timesteps": 0, "score": 0.9, "rows": []}))
+    for steps in (100, 200, 300):
+        assert keeper(steps, [W] * 11 + [L] * 9, 1.645) is False
+    assert sum("compared by mean score" in line for line in keeper.logs) == 1
+
+
 def test_keep_margin_in_a_training_run_keeps_the_first_policy(tmp_path, tiny_config, monkeypatch):
     """A margin no later policy can pass on two periodic games: final.zip is the policy of the first
     evaluation, and progress.csv still records every evaluation."""
