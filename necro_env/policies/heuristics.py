@@ -25,7 +25,7 @@ one; ties are broken with the player's own ``prng`` (never the game's dice).
   less the friends in the stray-shot corridor (:func:`stray_share`), never a shot that cannot
   hurt, nor Aims for one; in charge reach it shoots without aiming and moves out of reach with its
   second action (with no cell out of reach it ends its activation where it stands rather than move
-  within it); it fights only when engaged and, until it goes in to finish the enemy (below),
+  within it, facing the nearest enemy); it fights only when engaged and, until it goes in to finish the enemy (below),
   charges only to finish a Seriously Injured enemy; holding, the fighters with nothing to do
   activate first, farthest from the enemy first (the others keep their activation for an enemy
   stepping into sight), and it closes open doors the enemy would come through. It advances under
@@ -183,8 +183,11 @@ STRAY = 0.3  # a shot's worth lost per friend in the stray-shot corridor, x its 
 # after an Aim counts the Aim's +1 (docs/results.md, "Twin sidearms at their target").
 # Sentry and ambusher 7 (session 39): the sentry values the shot it would Aim for, and whether it has a
 # shot worth taking at all, as it scores its Shoot (best_shot's ``sentry``: pinning worth less the stray-shot
-# corridor); it Aimed for shots it then did not take.
-REVISIONS = {"gunline": 4, "aggressor": 2, "sentry": 7, "ambusher": 7}
+# corridor); it Aimed for shots it then did not take. Sentry and ambusher 8 (session 43): in charge reach it
+# turns to face the nearest enemy before it ends its activation where it stands, as it does out of reach
+# (a fighter charged from outside its vision arc turns to face at -1 to hit, rules 8.1); revision 3's HOLD
+# floor on the End had left that Turn below it (docs/results.md, "Where the search's Orlock games are won").
+REVISIONS = {"gunline": 4, "aggressor": 2, "sentry": 8, "ambusher": 8}
 
 ADVANCE_ROUND = 8  # it holds its ground until this round, then advances under cover ...
 ADVANCE_GAP = 12  # ... or from round 3 on while no enemy is within this many steps of its deployment zone
@@ -1282,7 +1285,10 @@ def score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot, dg, memo, 
         t = np.int64(memo[M_NEAREST])
         if t >= 0 and p1 == facing_towards(s.fi[b, t, FI_X] - fx, s.fi[b, t, FI_Y] - fy):
             if sen and s.g[b, G_DK] == DK_ACTION and s.fi[b, f, FI_POSTURE] == PO_STANDING:  # (then end)
-                return sentry_stay(s, st, b, f, fx, fy, w, dg, field, thr, memo) + 0.5
+                # over its End, whose floor is HOLD: in charge reach too it faces the enemy before it
+                # stays (revision 8: a fighter charged from outside its vision arc fights back at -1,
+                # rules 8.1 step 1; revision 3's floor had left this Turn below the End there)
+                return max(sentry_stay(s, st, b, f, fx, fy, w, dg, field, thr, memo), HOLD) + 0.5
             return 20.0
         return 0.0
     if kind == A_END:

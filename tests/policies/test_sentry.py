@@ -207,6 +207,19 @@ def test_in_charge_reach_with_no_way_out_it_stays_where_it_stands():
     assert cell_of(g, "s") == (7, 1)
 
 
+def test_in_charge_reach_it_turns_to_face_the_enemy_before_it_stays():
+    """Revision 8 (session 43; docs/results.md, "Where the search's Orlock games are won"): in charge
+    reach with no cell out of it, a SENTRY facing away from the enemy turns to face the nearest enemy,
+    then ends its activation where it stands, as it does out of reach: charged from outside its vision
+    arc it would turn to face at -1 to hit (rules 8.1 step 1). Revision 7 ended it facing away (its
+    End's HOLD floor scored above this Turn)."""
+    assert H.REVISIONS["sentry"] >= 8 and H.REVISIONS["ambusher"] >= 8
+    g = one_against_one(DEAD_END, ["fighting_knife"], (7, 1), ("ganger", ["axe"]), (1, 1), "E", "E")
+    assert (threat(g)[1, 1:8] <= H.THREAT).all() and g.fighter("s")["facing"] == "E"
+    assert play_activation(g, SentryAgent(seed=0), "s") == ["turn", "end"]
+    assert cell_of(g, "s") == (7, 1) and g.fighter("s")["facing"] == "W"
+
+
 def test_it_aims_and_shoots_the_target_with_the_best_expected_damage():
     """Two enemies out of charge reach: it Aims (a Shoot follows in the same activation), then shoots
     the one its shot is worth most against (the nearer, unarmoured juve)."""
