@@ -24,16 +24,16 @@ one; ties are broken with the player's own ``prng`` (never the game's dice).
   by expected damage plus the worth of pinning an enemy that could charge (:func:`pin_worth`)
   less the friends in the stray-shot corridor (:func:`stray_share`), never a shot that cannot
   hurt, nor Aims for one; in charge reach it shoots without aiming and moves out of reach with its
-  second action (with no cell out of reach it ends its activation where it stands rather than move
-  within it, facing the nearest enemy); it fights only when engaged and, until it goes in to finish the enemy (below),
-  charges only to finish a Seriously Injured enemy; holding, the fighters with nothing to do
-  activate first, farthest from the enemy first (the others keep their activation for an enemy
-  stepping into sight), and it closes open doors the enemy would come through. It advances under
-  cover from round 8 on or while the enemy keeps away from its deployment zone (:func:`advancing`),
-  and presses on, seen or not, when it outnumbers the enemy 1.2 to 1 or while the enemy keeps away
-  (:func:`pressing`); when it outnumbers the enemy 2 to 1, and from round 9 on, it goes in to
-  finish it, into its charge reach, charging when it has no shot (:func:`finishing`): a draw is
-  no win.
+  second action (with no cell out of reach it ends its activation where it stands, facing the
+  nearest enemy, rather than move within it); it fights only when engaged and, until it goes in to
+  finish the enemy (below), charges only to finish a Seriously Injured enemy; holding, the
+  fighters with nothing to do activate first, farthest from the enemy first (the others keep their
+  activation for an enemy stepping into sight), and it closes open doors the enemy would come
+  through. It advances under cover from round 8 on or while the enemy keeps away from its
+  deployment zone (:func:`advancing`), and presses on, seen or not, when it outnumbers the enemy
+  1.2 to 1 or while the enemy keeps away (:func:`pressing`); when it outnumbers the enemy 2 to 1,
+  and from round 9 on, it goes in to finish it, into its charge reach, charging when it has no
+  shot (:func:`finishing`): a draw is no win.
 - **AMBUSHER** (:func:`ambusher_action`): the sentry's action while it lies in wait, before round 3
   with no enemy within 8 cells of its fighters (:func:`ambushing`), the aggressor's after: the
   aggressor's charge without its first rounds in the open, built as the stronger gang's teacher
