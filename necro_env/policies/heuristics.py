@@ -1074,10 +1074,12 @@ def sentry_move(s, st, b, f, kind, c, x, y, fx, fy, w, acts, can_shoot, dg, fiel
 
 @leaf_njit(separate=False)
 def sentry_stay(s, st, b, f, fx, fy, w, dg, field, thr, memo):
-    """SENTRY: points for ending the activation where f stands (see :func:`sentry_move`)."""
+    """SENTRY: points for ending the activation where f stands (see :func:`sentry_move`), at least
+    HOLD: in charge reach with no cell out of it, it stays rather than move within it."""
     if memo[M_EX_HERE] == UNKNOWN:
         memo[M_EX_HERE] = exposure(s, st, b, f, fx, fy, True)
-    return 100.0 + STAY + sentry_place(s, st, b, f, fy * w + fx, fx, fy, dg, field, thr, memo[M_EX_HERE], memo)
+    return max(100.0 + STAY + sentry_place(s, st, b, f, fy * w + fx, fx, fy, dg, field, thr, memo[M_EX_HERE],
+                                           memo), HOLD)
 
 
 @leaf_njit(separate=False)
@@ -1285,20 +1287,20 @@ def score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot, dg, memo, 
         t = np.int64(memo[M_NEAREST])
         if t >= 0 and p1 == facing_towards(s.fi[b, t, FI_X] - fx, s.fi[b, t, FI_Y] - fy):
             if sen and s.g[b, G_DK] == DK_ACTION and s.fi[b, f, FI_POSTURE] == PO_STANDING:  # (then end)
-                # over its End, whose floor is HOLD: in charge reach too it faces the enemy before it
-                # stays (revision 8: a fighter charged from outside its vision arc fights back at -1,
-                # rules 8.1 step 1; revision 3's floor had left this Turn below the End there)
-                return max(sentry_stay(s, st, b, f, fx, fy, w, dg, field, thr, memo), HOLD) + 0.5
+                # over its End: in charge reach too it faces the enemy before it stays (revision 8: a
+                # fighter charged from outside its vision arc fights back at -1, rules 8.1 step 1;
+                # revision 3 had floored the End alone, leaving this Turn below it there)
+                return sentry_stay(s, st, b, f, fx, fy, w, dg, field, thr, memo) + 0.5
             return 20.0
         return 0.0
     if kind == A_END:
         if sen and s.g[b, G_DK] == DK_ACTION and s.fi[b, f, FI_POSTURE] == PO_STANDING:
-            return max(sentry_stay(s, st, b, f, fx, fy, w, dg, field, thr, memo), HOLD)
+            return sentry_stay(s, st, b, f, fx, fy, w, dg, field, thr, memo)
         return 10.0
     if kind == A_BOTTLE or kind == A_FLEE:
         return -10.0
     if sen:
-        return NEVER  # its End can score below 0 (sentry_stay): Force Door, caskets, groups... never
+        return NEVER  # its End may score only HOLD (sentry_stay): Force Door, caskets, groups... never
     return 1.0
 
 
