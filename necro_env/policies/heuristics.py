@@ -23,13 +23,13 @@ one; ties are broken with the player's own ``prng`` (never the game's dice).
   shots), and with a Shoot action left a safe firing position first. It shoots the best target
   by expected damage plus the worth of pinning an enemy that could charge (:func:`pin_worth`)
   less the friends in the stray-shot corridor (:func:`stray_share`), never a shot that cannot
-  hurt, nor Aims for one; in charge reach it shoots without aiming and moves out of reach with its
-  second action (with no cell out of reach it ends its activation where it stands, facing the
-  nearest enemy, rather than move within it); it fights only when engaged and, until it goes in to
-  finish the enemy (below), charges only to finish a Seriously Injured enemy; holding, the
-  fighters with nothing to do activate first, farthest from the enemy first (the others keep their
-  activation for an enemy stepping into sight), and it closes open doors the enemy would come
-  through. It advances under cover from round 8 on or while the enemy keeps away from its
+  hurt, nor Aims for one; in charge reach too it Aims and shoots where it stands (revision 9),
+  and with no shot it moves out of reach (with no cell out of reach it ends its activation where
+  it stands, facing the nearest enemy, rather than move within it); it fights only when engaged
+  and, until it goes in to finish the enemy (below), charges only to finish a Seriously Injured
+  enemy; holding, the fighters with nothing to do activate first, farthest from the enemy first
+  (the others keep their activation for an enemy stepping into sight), and it closes open doors
+  the enemy would come through. It advances under cover from round 8 on or while the enemy keeps away from its
   deployment zone (:func:`advancing`), and presses on, seen or not, when it outnumbers the enemy
   1.2 to 1 or while the enemy keeps away (:func:`pressing`); when it outnumbers the enemy 2 to 1,
   and from round 9 on, it goes in to finish it, into its charge reach, charging when it has no
@@ -158,7 +158,9 @@ STYLE_SENTRY = 2
 FAR = 10000  # path distance of a cell no enemy can reach
 
 # SENTRY: the whole tuning (its measured play by side: docs/results.md, "Session 24")
-THREAT = 2  # a cell is in the enemy's charge reach when its threat slack (fill_threat_field) is at most this
+THREAT = 1  # a cell is in the enemy's charge reach when its threat slack (fill_threat_field) is at most this
+# (2 until revision 9: counting slack 2 as out of reach, so taking the chance that the charger needs the
+# D3's highest roll, won more games than 2, 0, -1, -2 or 4: docs/results.md, "The sentry Aims in charge reach")
 THR_DOOR = 4  # half-inches added to a threat path through a closed door
 THR_LIM = 24  # the threat search stops this many half-inches past the enemies' charge reach ...
 THR_FAR = 1000  # ... and gives the cells beyond this slack
@@ -187,7 +189,10 @@ STRAY = 0.3  # a shot's worth lost per friend in the stray-shot corridor, x its 
 # turns to face the nearest enemy before it ends its activation where it stands, as it does out of reach
 # (a fighter charged from outside its vision arc turns to face at -1 to hit, rules 8.1); revision 3's HOLD
 # floor on the End had left that Turn below it (docs/results.md, "Where the search's Orlock games are won").
-REVISIONS = {"gunline": 4, "aggressor": 2, "sentry": 8, "ambusher": 8}
+# Sentry and ambusher 9 (session 44): in charge reach too it Aims before its shot, spending both actions
+# where it stands; it had shot at once to keep its second action for getting out of the reach, which won
+# fewer games; and THREAT is 1, not 2 (docs/results.md, "The sentry Aims in charge reach").
+REVISIONS = {"gunline": 4, "aggressor": 2, "sentry": 9, "ambusher": 9}
 
 ADVANCE_ROUND = 8  # it holds its ground until this round, then advances under cover ...
 ADVANCE_GAP = 12  # ... or from round 3 on while no enemy is within this many steps of its deployment zone
@@ -1206,17 +1211,16 @@ def score_action(s, st, b, lay, nf, a, f, style, field, w, can_shoot, dg, memo, 
         return base + 200.0 * v
     if kind == A_AIM:
         if shooter and can_shoot and acts >= 2 and s.fi[b, f, FI_AIMED] == 0:
-            # the sentry in charge reach keeps its second action to get away after the shot
-            if not sen or threat_at(s, st, b, dg, thr, fy * w + fx) > THREAT:
-                # after the Aim it can no longer turn (rules §1.3: only before its first action), so
-                # the shot to follow is at a target in its arc as it faces now
-                turn = s.fi[b, f, FI_TURN]
-                s.fi[b, f, FI_TURN] = 0
-                # (one action left after the Aim; the sentry values the shot as it will score its Shoot)
-                v = best_shot(s, st, b, f, 1, acts - 1, sen)
-                s.fi[b, f, FI_TURN] = turn  # (restored: the scorer leaves the state as it found it)
-                if v > 0:
-                    return 450.0 + 200.0 * v
+            # (the sentry in charge reach too: revision 9) after the Aim it can no longer turn (rules
+            # §1.3: only before its first action), so the shot to follow is at a target in its arc as
+            # it faces now
+            turn = s.fi[b, f, FI_TURN]
+            s.fi[b, f, FI_TURN] = 0
+            # (one action left after the Aim; the sentry values the shot as it will score its Shoot)
+            v = best_shot(s, st, b, f, 1, acts - 1, sen)
+            s.fi[b, f, FI_TURN] = turn  # (restored: the scorer leaves the state as it found it)
+            if v > 0:
+                return 450.0 + 200.0 * v
         return NEVER if sen else 1.0  # the sentry never aims with no shot to follow (it stays: its End, HOLD)
     if kind == A_BLIND_FIRE:
         return 40.0

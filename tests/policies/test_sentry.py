@@ -1,5 +1,5 @@
 """The SENTRY heuristic (necro_env/policies/heuristics.py, STYLE_SENTRY; agents.SentryAgent): its
-distinctive choices in scripted positions (out of charge reach, shoot first and fall back, no step
+distinctive choices in scripted positions (out of charge reach, aim and shoot in it, fall back after a shot, no step
 into the open without a shot, the best target, fight back only when engaged), its parts (the threat
 field, the stray-shot share), and its registration as a built-in agent and compiled policy (whole
 games: test_scripts.py)."""
@@ -77,7 +77,9 @@ def charge_position(weapons, round_=1, friends=0):
 
 def test_the_threat_field_is_the_path_cost_less_the_charge_reach():
     """A Goliath ganger (M4: 7" charge, 14 half-inches) on an open row: slack 2 per orthogonal step
-    less 14, 3 per diagonal step; the sentry counts a cell in charge reach at slack <= THREAT."""
+    less 14, 3 per diagonal step; the sentry counts a cell in charge reach at slack <= THREAT. Since
+    revision 9 (THREAT 1) a cell at slack 2, such as (10, 2), counts as out of reach: the charger gets
+    into base contact with it, at (9, 2), only with the highest roll of its charge's D3 (M + 3")."""
     e = fighter("goliath", "ganger", ["axe"], name="e")
     s = fighter("orlock", "ganger", ["autogun"], name="s")
     g = scenario(OPEN, [gang("x", s), gang("y", e)], [dict(fighter="s", cell=(23, 0)),
@@ -85,7 +87,7 @@ def test_the_threat_field_is_the_path_cost_less_the_charge_reach():
     t = threat(g)
     assert t[2, 2] == -14 and t[2, 9] == 0 and t[2, 10] == 2 and t[2, 11] == 4
     assert t[0, 4] == 3 * 2 - 14  # two diagonal steps
-    assert t[2, 10] <= H.THREAT < t[2, 11]
+    assert t[2, 9] <= H.THREAT < t[2, 10]
     assert t[2, 23] == H.THR_FAR  # beyond the search (THR_LIM)
     # a closed door costs THR_DOOR more (another enemy may open it first); a locked one blocks
     for door, want in (("+", 2 * 7 + H.THR_DOOR - 14), ("L", H.THR_FAR)):
@@ -153,26 +155,36 @@ def test_finishing_it_walks_into_the_charge_reach_toward_the_enemy():
 
 
 def shoots_and_misses(g):
-    """The SENTRY's first action in ``g``: a Shoot, which misses (natural 1s; the game's dice from its
-    generator again after it), so the target stays Standing and dangerous. The agent, to play on."""
+    """Fighter s's first action in ``g``, played for the SENTRY: a Shoot at e, which misses (natural
+    1s; the game's dice from its generator again after it), so the target stays Standing and
+    dangerous. (The sentry itself Aims first where it has a shot to follow: revision 9.)"""
     g.script_dice([1] * 40)
-    sentry = SentryAgent(seed=0)
-    a = sentry.act(None, g.mask[0], game=g)
-    assert kind_of(g, a) == "shoot"
-    g.step(a)
+    g.act("shoot", weapon=0, target=g.fid("e"))
     g.use_generator()
-    return sentry
+    assert g.fighter("e")["posture"] == "standing" and g.active_fighter == g.fid("s")
 
 
-def test_in_charge_reach_it_shoots_without_aiming_then_moves_out_of_reach():
-    """With a gun and an enemy that can charge it, the SENTRY shoots at once (the GUNLINE aims first,
-    which spends both actions), then uses its second action to get out of the charge reach."""
+def test_in_charge_reach_it_aims_and_shoots_where_it_stands():
+    """Revision 9 (session 44; docs/results.md, "The sentry Aims in charge reach"): with a gun and an
+    enemy that can charge it, the SENTRY Aims, then shoots with the Aim's +1 (rules 5.2, Aim: a Shoot
+    later in the same activation gets +1 to hit), as the GUNLINE does, spending both actions where it
+    stands. Revision 8 shot at once, keeping its second action to get out of the charge reach, and
+    won fewer games."""
+    assert H.REVISIONS["sentry"] >= 9 and H.REVISIONS["ambusher"] >= 9
     g = charge_position(["autogun"])
     assert kind_of(g, GunlineAgent(seed=0).act(None, g.mask[0], game=g)) == "aim"
+    x, y = cell_of(g, "s")
+    assert threat(g)[y, x] <= H.THREAT and g.can("move", cell=(17, 2)) and threat(g)[2, 17] > H.THREAT
+    assert play_activation(g, SentryAgent(seed=0), "s") == ["aim", "shoot"]
+    assert cell_of(g, "s") == (x, y)
+
+
+def test_in_charge_reach_after_a_shot_it_moves_out_of_reach():
+    """With its second action left after a Shoot (a Basic action: once per activation, rules 5.1) and
+    an enemy that can charge it, the SENTRY moves out of the charge reach."""
     g = charge_position(["autogun"])
-    sentry = shoots_and_misses(g)
-    assert g.fighter("e")["posture"] == "standing" and g.active_fighter == g.fid("s")
-    assert play_activation(g, sentry, "s")[0] == "move"
+    shoots_and_misses(g)
+    assert play_activation(g, SentryAgent(seed=0), "s")[0] == "move"
     x, y = cell_of(g, "s")
     assert threat(g)[y, x] > H.THREAT
 
@@ -201,9 +213,9 @@ def test_in_charge_reach_with_no_way_out_it_stays_where_it_stands():
     assert play_activation(g, SentryAgent(seed=0), "s") == ["end"]
     assert cell_of(g, "s") == (7, 1)
     g = dead_end_position(["autogun"])
-    sentry = shoots_and_misses(g)
-    assert g.active_fighter == g.fid("s") and g.can("aim") and g.can("move", cell=(6, 1))
-    assert play_activation(g, sentry, "s") == ["end"]
+    shoots_and_misses(g)
+    assert g.can("aim") and g.can("move", cell=(6, 1))
+    assert play_activation(g, SentryAgent(seed=0), "s") == ["end"]
     assert cell_of(g, "s") == (7, 1)
 
 
