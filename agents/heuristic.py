@@ -23,8 +23,9 @@ class AggressorAgent(KernelAgent):
 class SentryAgent(KernelAgent):
     """Holds its ground out of the enemy's charge reach and sight and shoots whoever comes into its
     sights (the best target, pinning would-be chargers first); where an enemy could charge it, Aims
-    and shoots if it has a shot, else falls back out of reach; advances under cover late or when the enemy keeps away, presses on when ahead
-    and goes in to finish the enemy when twice as many or from round 9."""
+    and shoots if it has a shot, else falls back out of reach; advances under cover late or when the
+    enemy keeps away, presses on when ahead and goes in to finish the enemy when twice as many or
+    from round 9."""
 
     name = "sentry"
     kernel = staticmethod(KERNELS[name])

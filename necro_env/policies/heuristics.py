@@ -18,7 +18,8 @@ one; ties are broken with the player's own ``prng`` (never the game's dice).
 - **SENTRY** (:func:`sentry_action`), a defensive style for the weaker gang: it holds its
   ground and lets the enemy come into its sights. Its threat field (:func:`fill_threat_field`)
   marks the cells some enemy could charge next activation (path cost less M + 3", a closed door
-  counting 2" more); a move is scored by the cell it ends in (:func:`sentry_place`): out of
+  counting 2" more; a cell it could reach only on its charge's highest D3 counts as out of reach:
+  ``THREAT``); a move is scored by the cell it ends in (:func:`sentry_place`): out of
   charge reach, out of the sight of enemies within range, not crowded (Nerve tests, stray
   shots), and with a Shoot action left a safe firing position first. It shoots the best target
   by expected damage plus the worth of pinning an enemy that could charge (:func:`pin_worth`)
@@ -29,11 +30,11 @@ one; ties are broken with the player's own ``prng`` (never the game's dice).
   and, until it goes in to finish the enemy (below), charges only to finish a Seriously Injured
   enemy; holding, the fighters with nothing to do activate first, farthest from the enemy first
   (the others keep their activation for an enemy stepping into sight), and it closes open doors
-  the enemy would come through. It advances under cover from round 8 on or while the enemy keeps away from its
-  deployment zone (:func:`advancing`), and presses on, seen or not, when it outnumbers the enemy
-  1.2 to 1 or while the enemy keeps away (:func:`pressing`); when it outnumbers the enemy 2 to 1,
-  and from round 9 on, it goes in to finish it, into its charge reach, charging when it has no
-  shot (:func:`finishing`): a draw is no win.
+  the enemy would come through. It advances under cover from round 8 on or while the enemy keeps
+  away from its deployment zone (:func:`advancing`), and presses on, seen or not, when it
+  outnumbers the enemy 1.2 to 1 or while the enemy keeps away (:func:`pressing`); when it
+  outnumbers the enemy 2 to 1, and from round 9 on, it goes in to finish it, into its charge reach,
+  charging when it has no shot (:func:`finishing`): a draw is no win.
 - **AMBUSHER** (:func:`ambusher_action`): the sentry's action while it lies in wait, before round 3
   with no enemy within 8 cells of its fighters (:func:`ambushing`), the aggressor's after: the
   aggressor's charge without its first rounds in the open, built as the stronger gang's teacher

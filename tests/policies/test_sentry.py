@@ -1,8 +1,8 @@
 """The SENTRY heuristic (necro_env/policies/heuristics.py, STYLE_SENTRY; agents.SentryAgent): its
-distinctive choices in scripted positions (out of charge reach, aim and shoot in it, fall back after a shot, no step
-into the open without a shot, the best target, fight back only when engaged), its parts (the threat
-field, the stray-shot share), and its registration as a built-in agent and compiled policy (whole
-games: test_scripts.py)."""
+distinctive choices in scripted positions (out of charge reach, Aim and shoot in it, fall back after
+a shot, no step into the open without a shot, the best target, fight back only when engaged), its
+parts (the threat field, the stray-shot share), and its registration as a built-in agent and
+compiled policy (whole games: test_scripts.py)."""
 import numpy as np
 import pytest
 
