@@ -1,8 +1,10 @@
 """The HTML viewer and the GIF (issue 6). The viewer runs end to end in headless Chromium
-(Debian's /usr/bin/chromium driven by Playwright; .ci/run installs it)."""
+(a system Chromium driven by Playwright: `bash .ci/test-deps` installs Debian's, or says what to install)."""
 import io
 import json
+import os
 import re
+import shutil
 
 import numpy as np
 from PIL import Image
@@ -11,7 +13,16 @@ from necro_env.render.rgb import GANG_COLOURS
 from necro_env.replay import read_replay
 from necro_env.replay.cli import main
 
-CHROMIUM = "/usr/bin/chromium"
+
+
+def chromium() -> str:
+    """The Chromium the browser tests drive, found as .ci/test-deps finds it (NECRO_CHROMIUM, then PATH)."""
+    path = os.environ.get("NECRO_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    assert path and os.access(path, os.X_OK), (
+        f"no Chromium for the browser test (NECRO_CHROMIUM={os.environ.get('NECRO_CHROMIUM')!r}, none on PATH): "
+        "run `bash .ci/test-deps`, which installs Debian's chromium or says what to install")
+    return path
+
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 
@@ -40,7 +51,7 @@ def test_viewer_in_headless_chromium(replay_file, tmp_path):
     n_frames = len(read_replay(replay_file).steps) + 1
     errors = []
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = pw.chromium.launch(executable_path=chromium(), args=ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 900})
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("request", lambda r: errors.append("network: " + r.url) if not r.url.startswith(("file:", "data:"))
