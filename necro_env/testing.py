@@ -141,7 +141,8 @@ def scenario(board_spec: BoardSpec, gangs, placements, *, round_limit: int = 12,
     """A Game with fighters placed (not started). placements: dicts with ``fighter``
     (a unique name, or (gang, slot)) and ``cell``, plus optional facing, posture,
     wounds, flesh_wounds, broken, out_of_ammo (see Game.setup). Then call
-    ``game.activate(name)`` to start the Action phase with that fighter. ``weapons`` /
+    ``game.activate(name)`` to start the Action phase and select that fighter as its player
+    would (the engine's select step: Broken fighters run, leaders name members). ``weapons`` /
     ``armours``: replacement tables (e.g. a copy with a trait added) for this game only.
     ``variant``: "core" or "house_legacy" (the rules variant)."""
     game = Game(board_spec, gangs, round_limit=round_limit, max_weapons=max_weapons, weapons=weapons,

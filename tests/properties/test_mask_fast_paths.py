@@ -63,6 +63,8 @@ def random_game(seed):
             posture = "standing" if g == 0 and i == 0 else str(rng.choice(POSTURES))
             if g == 0 and i == 0 and rng.random() < 0.3:
                 posture = "pinned"
+            if g == 1 and i == 0 and posture == "seriously_injured":
+                posture = "pinned"  # keeps gang 1 in the battle (2.6), so gang 0's fighter can be selected
             placements.append({"fighter": name, "cell": floor[spots[3 * g + i]], "facing": int(rng.integers(8)),
                                "posture": posture})
         gangs.append(gang(f"gang{g}", *members))

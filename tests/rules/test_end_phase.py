@@ -7,6 +7,7 @@ consume. Orlock gangers: Cl 7+, I 4+; leader Cl 5+, champion Cl 6+.
 """
 import pytest
 
+from necro_env.rulesets.necromunda.engine import begin
 from necro_env.rulesets.necromunda.state import GG_BOTTLED
 from necro_env.testing import board, fighter, gang, scenario
 
@@ -345,7 +346,8 @@ def test_nobody_left_standing_is_a_draw():
                            gang("b", fighter("orlock", "ganger", [], name="y"))],
                     [dict(fighter="x", cell=(1, 1), posture="seriously_injured"),
                      dict(fighter="y", cell=(5, 1), posture="seriously_injured")])
-    game.activate("x")
+    game.script_dice([6, 1])  # the first Priority roll; the battle ends before anyone is selected
+    begin(game.state, game.static, 0, game.layout, game.mask)
     assert game.done and game.winner == -1
 
 

@@ -313,8 +313,12 @@ def test_standing_models_block_line_of_sight_prone_ones_do_not(posture, legal):
 ])
 def test_prone_fighter_in_cover_is_hiding(posture, legal):
     """§7.2 fighters in hiding: a Prone (Pinned or Seriously Injured) target in partial or
-    full cover cannot be targeted; the same target Standing can."""
-    game = duel(COVER_PARTIAL_MAP, ["lasgun"], (0, 3), (6, 4), target_posture=posture)
+    full cover cannot be targeted; the same target Standing can. A Standing friend of the target
+    far off keeps its gang in the battle (§2.6): without it a Seriously Injured target's gang is
+    out at once and the battle is over before the shooter is selected."""
+    spare = fighter("orlock", "ganger", ["fighting_knife"], name="spare")
+    game = duel(COVER_PARTIAL_MAP, ["lasgun"], (0, 3), (6, 4), target_posture=posture,
+                extra_b=[(spare, dict(cell=(7, 0)))])
     game.activate("shooter")
     if legal:
         game.script_dice([1, 1])

@@ -9,7 +9,7 @@ from .codec import (
     A_SHOOT_CELL, A_STAND_UP, A_TAKE_COVER, A_TERMINAL, A_CARRY_FIGHTER, A_CANNIBALISE, A_DEMOLISH, A_RIDE_BY,
 )
 from .constants import AF_CHARGE_PENALTY, CH_S, PF_TRAITS, T_SIDEARM, T_UNWIELDY
-from .query import cell_solid, fighter_at, is_engaged, movement
+from .query import cell_solid, fighter_at, is_engaged, movement, movement_parts, with_modifiers
 from .state import (
     CK_STATE, CK_X, CK_Y, DR_STATE, FI_ACTS, FI_ARMOUR, FI_BASIC, FI_BROKEN, FI_CH, FI_POSTURE, FI_STATE, FI_X,
     FI_Y, FS_ON, PO_PINNED, PO_SI, PO_STANDING, WP_ID, G_MF,
@@ -227,12 +227,16 @@ def twin_sidearms(s, st, b, f):
 @njit(cache=True)
 def charge_allowance(s, st, b, f, d3_roll):
     """Charge move in inches (5.2 / 5.3). Core: M + D3. House Legacy: 2 x M capped at 12", or
-    at M when the charger starts Prone (no dice). Heavy armour's charge penalty applies to both."""
-    m = movement(s, b, f)  # M after conditions (Gunked, 4.3)
+    at M when the charger starts Prone (no dice). Heavy armour's charge penalty applies to both.
+
+    3.2 [HL]: the doubling (with its cap, part of the same sentence of the seed) applies to the
+    Movement characteristic, the additive modifiers (Gunked -1", 4.3; the armour penalty) after
+    it: a Gunked M5 charges 2 x 5 - 1 = 9", not 2 x 4 = 8"."""
+    m, add = movement_parts(s, b, f)
     if house_legacy(s, b):
-        base = m if s.fi[b, f, FI_POSTURE] != PO_STANDING else min(2 * m, 12)
+        base = with_modifiers(m if s.fi[b, f, FI_POSTURE] != PO_STANDING else min(2 * m, 12), add)
     else:
-        base = m + d3_roll
+        base = with_modifiers(m, add) + d3_roll
     return base - st.armour[s.fi[b, f, FI_ARMOUR], AF_CHARGE_PENALTY]
 
 

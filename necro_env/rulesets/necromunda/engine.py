@@ -34,7 +34,7 @@ from .nerve import queue_pop
 from .phases import (
     bottle_check, flee_tests, gang_at, needs_bottle_check, priority_phase, rally, recovery, voluntary_retreat,
 )
-from .query import clear_rays, engaged_with, gang_of, initiative, is_engaged, movement
+from .query import clear_rays, engaged_with, gang_of, half_movement, initiative, is_engaged, movement
 from .conditions import announce_start_conditions, can_react, charge_d3_allowed, end_of_round, quick_retreat, strength_penalty
 from .running import hl_broken_activation, run_for_cover
 from .condition_effects import activation_effects, activation_over, blaze_finish, cannibalise, mounted_stand_up
@@ -409,7 +409,7 @@ def apply_action(s, st, b, lay, kind, p1, p2):
         if house_legacy(s, b):
             hl_after_move(s, b, f)
     elif kind == A_TAKE_COVER:
-        half = (movement(s, b, f) + 1) // 2
+        half = half_movement(s, b, f)  # halved before Gunked's -1" (3.2)
         do_move(s, st, b, f, p1, 2 * half, 4)
         s.fi[b, f, FI_POSTURE] = PO_PINNED
     elif kind == A_CARRY_CASKET:
@@ -500,7 +500,7 @@ def apply_action(s, st, b, lay, kind, p1, p2):
             emit(s, b, E_STAND, f, -1, s.fi[b, f, FI_FACING], 0, 0, 0, 0)
             keep_turn = True
     elif kind == A_CRAWL:
-        half = (movement(s, b, f) + 1) // 2
+        half = half_movement(s, b, f)  # halved before Gunked's -1" (3.2)
         do_move(s, st, b, f, p1, 2 * half, 6)
     if s.fi[b, f, FI_STATE] == FS_ON:
         s.fi[b, f, FI_TURN] = 1 if (keep_turn and s.fi[b, f, FI_POSTURE] == PO_STANDING) else 0

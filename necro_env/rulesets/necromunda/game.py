@@ -21,9 +21,8 @@ from ...core.terrain import FACING_NAMES
 from . import codec as C
 from .codec import Action, Dims, make_layout
 from .constants import CH_W, NCH
-from .condition_effects import activation_effects
 from .deploy import reset_game
-from .engine import advance, begin, end_activation, start_activation, step as _step
+from .engine import advance, begin, step as _step
 from .events import EVENT_FIELDS, EVENT_NAMES
 from .state import (
     COND_NAMES, FI_COND,
@@ -31,7 +30,8 @@ from .state import (
     FI_FIELD, FI_SHIELD, FI_FLESH, FI_GA, FI_HIER, FI_POSTURE, FI_READY, FI_ROLE, FI_STATE, FI_TYPE, FI_WOUNDS, FI_X, FI_Y,
     FS_ON, G_ACTIVE, G_DGANG, G_DK, G_DONE, G_EVN, G_EVOVF, G_FU, G_LASTPRIO, G_MF, G_NGANGS, G_PHASE,
     G_PRIORITY, G_ROUND, G_ROUND_LIMIT, G_TRUNC, G_TURN, G_WINNER, GG_CREW, GG_ORDER, PH_ACTION, PO_PINNED,
-    PO_SI, PO_STANDING, Static, WP_ID, alloc_state, clone_state, FI_Z, G_CHF, G_GGANG, G_VARIANT, VARIANTS, G_BLZ,
+    PO_SI, PO_STANDING, Static, WP_ID, alloc_state, clone_state, FI_Z, G_CHF, G_GGANG, G_VARIANT, VARIANTS,
+    G_GLEFT, G_GNAME, G_GROUP,
 )
 
 Event = namedtuple("Event", "kind actor target fields")
@@ -271,29 +271,65 @@ class Game:
         return self
 
     def activate(self, fighter, *, priority: int = 0, round_: int = 1, ready_all: bool = True):
-        """Jump straight into the Action phase with ``fighter`` activated (rule tests).
+        """Start the Action phase of round ``round_`` and select ``fighter`` as its player would
+        (rule tests).
 
-        No dice are rolled for Priority: gang ``priority`` holds it.
+        No dice are rolled for Priority: gang ``priority`` holds it and the fighter's gang has the
+        turn. ``ready_all``: every fighter on the battlefield gets a Ready marker; otherwise only
+        ``fighter`` gets one (the others keep theirs). Any group activation in progress is
+        cleared. The selection itself is the engine's select step (``engine.step`` at the
+        select_fighter decision, through ``Game.step``), so everything selecting a fighter does
+        happens here too: conditions acting on activation (4.3), a Broken fighter's Running for
+        Cover (10.2; [HL] 10.4 with its self-rally), a leader or champion starting to name its
+        group (2.4). A fighter the select decision does not offer raises ValueError, the game
+        unchanged.
         """
-        s = self.state
         f = self.fid(fighter)
+        saved = clone_state(self.state), self.mask.copy()
+        try:
+            self._select_in_action_phase(f, priority, round_, ready_all)
+        except ValueError as exc:
+            for a, old in zip(self.state, saved[0]):
+                a[...] = old  # in place: the compiled step keeps the arrays it was given (_STEP)
+            self.mask[...] = saved[1]
+            raise ValueError(f"activate({fighter!r}): {exc}") from None
+        return self
+
+    def _select_in_action_phase(self, f, priority, round_, ready_all):
+        """activate()'s set-up, then the select_fighter decision reached and taken as in play."""
+        s = self.state
+        mf, ng = self.dims.max_fighters, len(self.gangs)
+        if not 0 <= f < self.dims.n_fighters:
+            raise ValueError(f"fighter index {f} is outside 0..{self.dims.n_fighters - 1}")
+        g, i = divmod(f, mf)
+        where = self.fighter(f)["state"]
+        if where != "on_board":
+            raise ValueError(f"fighter ({g}, {i}) is {where}; only a fighter on the battlefield can be selected")
+        if not 0 <= priority < ng:
+            raise ValueError(f"priority={priority!r}; allowed: a gang index 0..{ng - 1}")
         s.g[0, G_ROUND] = round_
         s.g[0, G_PHASE] = PH_ACTION
         s.g[0, G_PRIORITY] = priority
         s.g[0, G_LASTPRIO] = priority
-        ng = len(self.gangs)
-        for g in range(ng):
-            s.gang[0, g, GG_ORDER] = (g - priority) % ng
+        for k in range(ng):
+            s.gang[0, k, GG_ORDER] = (k - priority) % ng
+        on = s.fi[0, :, FI_STATE] == FS_ON
         if ready_all:
-            for k in range(s.fi.shape[1]):
-                s.fi[0, k, FI_READY] = int(s.fi[0, k, FI_STATE] == FS_ON)
-        s.g[0, G_TURN] = s.gang[0, f // self.dims.max_fighters, GG_ORDER]
+            s.fi[0, :, FI_READY] = on
+        s.fi[0, f, FI_READY] = 1
+        s.g[0, G_TURN] = s.gang[0, g, GG_ORDER]
+        s.g[0, G_ACTIVE] = -1
+        s.g[0, G_GGANG] = -1  # no group activation in progress (2.4)
+        s.g[0, G_GROUP] = s.g[0, G_GNAME] = s.g[0, G_GLEFT] = 0
         s.g[0, G_EVN] = 0
-        start_activation(s, 0, f)
-        if activation_effects(s, self.static, 0, f) and s.g[0, G_BLZ] == 0:  # Blaze, Insane, Starving (4.3), as step()
-            end_activation(s, 0)
-        advance(s, self.static, 0, self.layout, self.mask)
-        return self
+        advance(s, self.static, 0, self.layout, self.mask)  # to the select_fighter decision, as in play
+        if self.done:
+            raise ValueError(f"fighter ({g}, {i}) cannot be selected: the battle is over")
+        index = self.encode(Action("select", fighter=i)) if self.decision == ("select_fighter", g) else -1
+        if index < 0 or not self.mask[0, index]:
+            raise ValueError(f"fighter ({g}, {i}) cannot be selected: the game awaits {self.decision[0]} "
+                             f"of gang {self.decision[1]}")
+        self.step(index)
 
     # ------------------------------------------------------------------ dice
     def script_dice(self, faces):

@@ -27,7 +27,7 @@ from .codec import (
 from .conditions import charge_d3_allowed, has_cond
 from .constants import PF_TRAITS, T_BLAST, T_SMOKE, T_TEMPLATE
 from .movement import MODE_JUMP, MODE_NORMAL, cell_free_endable, has_levels, near_blocking_enemy, reach
-from .query import cell_solid, clear_rays, engaged_with, gang_of, movement, within_f
+from .query import cell_solid, clear_rays, engaged_with, gang_of, half_movement, movement, within_f
 from .shooting import arc_ok, blast_profile, eligible, point_targets, template_target_ok
 from .codec import A_SHOOT_CELL
 from .codec import A_DEMOLISH, A_GO_PRONE, A_RIDE_BY
@@ -187,7 +187,7 @@ def action_mask(s, st, b, lay, mask, f):
             else:
                 mark_reachable(mask, lay[A_MOVE], endable, dist, 2 * m)
         if can_afford(s, b, f, A_TAKE_COVER, False):
-            half = (m + 1) // 2
+            half = half_movement(s, b, f)  # halved before Gunked's -1" (3.2)
             mask[lay[A_TAKE_COVER] + start] = True
             mark_reachable(mask, lay[A_TAKE_COVER], endable, dist, 2 * half)
         if can_afford(s, b, f, A_CARRY_CASKET, False):
@@ -362,7 +362,7 @@ def action_mask(s, st, b, lay, mask, f):
     if pp and house_legacy(s, b) and can_afford(s, b, f, A_CHARGE, False):
         # [HL] 5.3: a Prone and Pinned fighter may Charge, at most M
         cmax = charge_allowance_max(s, st, b, f)
-        reached = 2 * max(cmax, (m + 1) // 2)
+        reached = 2 * max(cmax, half_movement(s, b, f))
         reach(s, st, b, f, reached, MODE_NORMAL, -1, dist, prev, endable)
         for t in range(nf):
             if s.fi[b, t, FI_STATE] != FS_ON or gang_of(s, b, t) == me:
@@ -389,7 +389,7 @@ def action_mask(s, st, b, lay, mask, f):
                         if elig[t]:
                             mask[lay[A_BLIND_FIRE] + (item * 2 + p) * nf + global_to_rel(s, b, me, t)] = True
     if (pp or psi) and can_afford(s, b, f, A_CRAWL, False):
-        half = (m + 1) // 2
+        half = half_movement(s, b, f)  # halved before Gunked's -1" (3.2)
         if reached < 2 * half:
             reach(s, st, b, f, 2 * half, MODE_NORMAL, -1, dist, prev, endable)
         mark_reachable(mask, lay[A_CRAWL], endable, dist, 2 * half)

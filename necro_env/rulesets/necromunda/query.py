@@ -107,13 +107,37 @@ def initiative(s, st, b, f):
     return min(v, 6)
 
 
+# Movement modifiers come in two kinds: a rule that doubles or halves Movement (House Legacy's
+# Charge, Take Cover, Crawl, Running for Cover from Prone) and additive ones (Gunked -1", 4.3).
+# 3.2 [HL]: multiplication and division first, then addition and subtraction, so every mover
+# scales the base characteristic (movement_parts) and adds the modifiers after (with_modifiers).
+@njit(cache=True, inline="always")
+def movement_parts(s, b, f):
+    """(the Movement characteristic, the sum of its additive modifiers: Gunked -1", 4.3)."""
+    add = -1 if s.fi[b, f, FI_COND] & C_GUNKED else 0
+    return s.fi[b, f, FI_CH + CH_M], add
+
+
+@njit(cache=True, inline="always")
+def with_modifiers(inches, add):
+    """A (scaled) Movement in inches plus the additive modifiers; a reduced one is at least 1"
+    (Gunked's minimum, 4.3)."""
+    return max(1, inches + add) if add < 0 else inches + add
+
+
 @njit(cache=True)
 def movement(s, b, f):
     """Movement after conditions: Gunked -1" (minimum 1"; 4.3)."""
-    m = s.fi[b, f, FI_CH + CH_M]
-    if s.fi[b, f, FI_COND] & C_GUNKED:
-        m = max(1, m - 1)
-    return m
+    m, add = movement_parts(s, b, f)
+    return with_modifiers(m, add)
+
+
+@njit(cache=True)
+def half_movement(s, b, f):
+    """Half Movement rounded up (1.2; Take Cover, Crawl, Running for Cover from Prone), halved
+    before the additive modifiers (3.2): Gunked M6 gives 3 - 1 = 2", not half of 5"."""
+    m, add = movement_parts(s, b, f)
+    return with_modifiers((m + 1) // 2, add)
 
 
 @njit(cache=True, inline="always")

@@ -8,7 +8,9 @@ from .dice import d6, two_d6
 from .events import E_INIT, E_REACTION, E_RETREAT, E_RFC, E_SELF_RALLY, emit
 from .movement import MODE_NORMAL, place, reach
 from .conditions import can_react
-from .query import clear_rays_cells, cover_grade, engaged_with, gang_of, initiative, is_engaged, movement, within_f
+from .query import (
+    clear_rays_cells, cover_grade, engaged_with, gang_of, half_movement, initiative, is_engaged, movement, within_f,
+)
 from .state import FI_BROKEN, FI_CH, FI_POSTURE, FI_STATE, FI_X, FI_Y, FS_ON, PO_STANDING
 from .variant import capable
 
@@ -93,7 +95,7 @@ def run_for_cover(s, st, b, f):
     if s.fi[b, f, FI_POSTURE] == PO_STANDING:
         allowance = two_d6(s, b)
     else:
-        allowance = (movement(s, b, f) + 1) // 2  # Gunked: -1" (4.3)
+        allowance = half_movement(s, b, f)  # halved before Gunked's -1" (3.2, 4.3)
     start = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
     c, cost = best_cover_cell(s, st, b, f, 2 * allowance)
     emit(s, b, E_RFC, f, -1, start, c, allowance, 0, 0)
