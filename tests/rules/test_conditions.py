@@ -367,6 +367,22 @@ def test_starving_compelled_charge_and_cannibalise():
     assert game.active_fighter != game.fid("hungry")
 
 
+def test_house_legacy_starving_compelled_charge_is_the_house_legacy_charge():
+    """§4.3 Starving with §5.3 [HL] Charge: the compelled charge is a Charge, so under House Legacy it
+    is 2 x M capped at 12" with no D3 rolled (actions.charge_allowance), as every other Charge. Before
+    2026-12-01 it was the core M + D3: a D3 was rolled and an M5 fighter could fall short of a victim
+    7" away (docs/rules.md, House Legacy §5.3)."""
+    game = make(u(0, "hungry", (1, 2), conditions=["starving"]), u(1, "meal", (9, 2), posture="seriously_injured"),
+                variant="house_legacy")
+    # Willpower 2D6 = 3 < 7 fails; no D3; D66 = 5, 6 -> 56: removed; the meal's friend in the corner
+    # takes a Nerve test (2D6 = 12, passed)
+    game.script_dice([1, 2, 5, 6, 6, 6])
+    game.activate("hungry")
+    assert game.dice_left() == 0
+    assert game.fighter("hungry")["cell"] == (8, 2)  # 7" from (1, 2): beyond M5 + a D3 of 1, within 2 x M5
+    assert by(game, "cannibalise", "hungry")[0].fields == {"roll": 56, "removed": 1}
+
+
 def test_starving_cannibalise_victim_stays():
     """§4.3 Cannibalise: a D66 below 55 leaves the victim on the battlefield (eaten again later)."""
     game = make(u(0, "hungry", (1, 2), conditions=["starving"]), u(0, "friend", (3, 2), posture="seriously_injured"),

@@ -17,7 +17,7 @@ import math
 import numpy as np
 from ...core.jit import njit
 
-from .constants import AF_CHARGE_PENALTY
+from .actions import charge_allowance
 from .damage import resolve_hit, take_out
 from .dice import d3, d6, two_d6
 from .events import (
@@ -28,9 +28,10 @@ from .conditions import (
     willpower_test,
 )
 from .movement import cell_free_endable, MODE_NORMAL, facing_towards, near_blocking_enemy, place, reach
-from .query import cell_solid, gang_of, initiative, is_engaged, movement, within_f
+from .query import cell_solid, gang_of, initiative, is_engaged, within_f
+from .variant import house_legacy
 from .state import (
-    C_BLAZE, C_BLIND, C_INSANE, C_MOUNTED, C_STARVING, C_WIL_DUE, FI_COND, FI_ARMOUR, FI_BROKEN,
+    C_BLAZE, C_BLIND, C_INSANE, C_MOUNTED, C_STARVING, C_WIL_DUE, FI_COND, FI_BROKEN,
     FI_CTRL, FI_FACING, FI_MOVED, FI_POSTURE, FI_READY, FI_STATE, FI_X, FI_Y, FS_FLED, FS_ON, G_MF, G_NGANGS, G_BLZ,
     GG_OUT, GG_RETREATED, PO_PINNED, PO_SI, PO_STANDING,
 )
@@ -240,9 +241,9 @@ def cannibalise(s, b, f, t):
 
 @njit(cache=True)
 def max_charge(s, st, b, f):
-    """Maximum charge range in inches: M + 3 (the best D3; none when Gunked) less armour penalties."""
-    extra = 3 if charge_d3_allowed(s, b, f) else 0
-    return movement(s, b, f) + extra - st.armour[s.fi[b, f, FI_ARMOUR], AF_CHARGE_PENALTY]
+    """Maximum charge range in inches, as the Charge action's (actions.charge_allowance): M + 3 (the
+    best D3; none when Gunked), House Legacy 2 x M capped at 12" (5.3 [HL]), less armour penalties."""
+    return charge_allowance(s, st, b, f, 3 if charge_d3_allowed(s, b, f) else 0)
 
 
 @njit(cache=True)
@@ -268,13 +269,14 @@ def starving_prey(s, st, b, f):
 
 @njit(cache=True)
 def starving_charge(s, st, b, f, t):
-    """The compelled charge (4.3 Starving): M + D3" (no D3 if Gunked) by the cheapest path to a
-    cell in base contact with the victim, then Cannibalise; if no contact cell can be reached,
+    """The compelled charge (4.3 Starving), with the Charge action's allowance (actions.charge_allowance):
+    M + D3" (no D3 if Gunked), House Legacy 2 x M capped at 12" with no die (5.3 [HL]), by the cheapest
+    path to a cell in base contact with the victim, then Cannibalise; if no contact cell can be reached,
     move to the reachable cell closest to it."""
     h, w = st.terrain.shape
     n = h * w
-    roll = d3(s, b) if charge_d3_allowed(s, b, f) else 0
-    allowance = movement(s, b, f) + roll - st.armour[s.fi[b, f, FI_ARMOUR], AF_CHARGE_PENALTY]
+    roll = d3(s, b) if (not house_legacy(s, b) and charge_d3_allowed(s, b, f)) else 0  # as engine's Charge
+    allowance = charge_allowance(s, st, b, f, roll)
     dist = np.empty(n, np.int32)
     prev = np.empty(n, np.int32)
     endable = np.empty(n, np.bool_)
