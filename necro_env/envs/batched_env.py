@@ -55,7 +55,7 @@ from ..rulesets.necromunda.game import IllegalActionError
 from ..rulesets.necromunda.state import G_DGANG
 from .encoders import EntityEncoder
 from .rewards import RewardSpec
-from .necromunda_env import build_game
+from .necromunda_env import action_indices, build_game
 
 
 def _refcounts(arrays):
@@ -145,9 +145,13 @@ class BatchedEnv:
             K.encode_batch(c.state, self.et, gangs, idx, f, bd, gl)
             obs = {"fighters": f, "board": bd, "globals": gl}
             acts = np.asarray(self.opponent_fn(obs, c.mask[idx], idx) if self.per_game else
-                              self.opponent_fn(obs, c.mask[idx]), np.int64).reshape(-1)
-            if acts.shape != idx.shape or not c.mask[idx, acts].all():
-                raise IllegalActionError(acts, "the neural opponent returned an illegal or misshaped action")
+                              self.opponent_fn(obs, c.mask[idx])).reshape(-1)
+            # integers in range only (a float was cast, a negative index read the mask from the end)
+            if (acts.dtype.kind not in "iu" or acts.shape != idx.shape or (acts < 0).any()
+                    or (acts >= self.n_actions).any() or not c.mask[idx, acts].all()):
+                raise IllegalActionError(acts, "the neural opponent returned an illegal or misshaped action "
+                                               f"({len(idx)} integer indices, each legal in its game)")
+            acts = acts.astype(np.int64)
             self._run(K.OP_ENV_EXTERNAL, idx=idx, actions=acts)
 
     POOL = 4  # observation triples kept for reuse
@@ -210,10 +214,8 @@ class BatchedEnv:
         opponent decision up to the learner's next one; returns (obs, rewards, dones, infos)."""
         if self._needs_reset:
             raise RuntimeError("call reset() before step()")
-        a = np.ascontiguousarray(np.asarray(actions).reshape(-1), np.int64)
+        a = action_indices(actions, self.num_envs)  # integers only: 3.7 or True is refused, not cast
         c = self.core
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
         ok = (a >= 0) & (a < self.n_actions)
         ok[ok] = c.mask[np.flatnonzero(ok), a[ok]]
         if not ok.all():

@@ -11,9 +11,11 @@ from typing import Callable, Sequence
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 
 from ..rulesets.necromunda.game import IllegalActionError
-from .necromunda_env import raw_env
+from ..rulesets.necromunda.game_config import check_seed
+from .necromunda_env import action_index, raw_env
 from .render_text import render_text
 from .rewards import RewardSpec
 
@@ -29,9 +31,17 @@ def random_opponent(obs, mask, rng: np.random.Generator) -> int:
 class NecromundaGymEnv(gymnasium.Env):
     """One gang of a Necromunda game as a Gymnasium env.
 
-    Parameters: those of ``necromunda_v0.raw_env`` (scenario, board, gangs,
-    num_gangs, round_limit, encoder, render_mode, max_fighters, max_weapons,
-    max_doors, max_caskets, illegal_action), plus
+    Parameters: every argument of ``necromunda_v0.raw_env`` (scenario, board, gangs, num_gangs,
+    round_limit, variant, max_fighters, max_weapons, max_doors, max_caskets, encoder,
+    record_replay, ...: passed through to it, so the two never list them apart), with the
+    wrapper's own meaning for
+
+    render_mode: None or "ansi". illegal_action: "raise" or "terminate" (episode over, -1).
+    seed: seeds ``np_random`` at construction, as ``reset(seed=...)`` would, so that plain
+        ``reset()`` calls are reproducible (default: fresh entropy at the first reset).
+    record_replay: as the env's: every game's decisions, the learner's and the opponents'.
+
+    and
 
     learner: the gang index the agent plays, or ``"random"`` (drawn per reset).
     opponents: one callable ``opponent(obs, mask, rng) -> action`` for all
@@ -55,21 +65,21 @@ class NecromundaGymEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
-    def __init__(self, scenario=None, board=None, gangs=None, num_gangs=None, round_limit=None,
-                 encoder="entity", render_mode=None, max_fighters=None, max_weapons=4, max_doors=None,
-                 max_caskets=None, illegal_action="raise", learner=0,
-                 opponents: Opponent | Sequence[Opponent] | None = None, reward=None):
-        self.aec = raw_env(scenario=scenario, board=board, gangs=gangs, num_gangs=num_gangs,
-                           round_limit=round_limit, encoder=encoder, render_mode=None, max_fighters=max_fighters,
-                           max_weapons=max_weapons, max_doors=max_doors, max_caskets=max_caskets,
-                           illegal_action="raise")
-        self.game = self.aec.game
-        self.encoder = self.aec.encoder
-        self.n_gangs = self.game.dims.n_gangs
+    def __init__(self, learner=0, opponents: Opponent | Sequence[Opponent] | None = None, reward=None,
+                 render_mode=None, illegal_action="raise", seed=None, **env_args):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         if illegal_action not in ("raise", "terminate"):
             raise ValueError(f"illegal_action must be 'raise' or 'terminate', got {illegal_action!r}")
+        if seed is not None:
+            self._np_random, self._np_random_seed = seeding.np_random(check_seed(seed))
+        # the env's arguments go through unlisted (before 2026-12-01 a copied list lacked variant and seed);
+        # the wrapper renders and handles illegal actions itself, and its np_random draws the game seeds
+        self.aec = raw_env(render_mode=None, illegal_action="raise", **env_args)
+        self.config = self.aec.config  # the GameConfig every episode's game is built from
+        self.game = self.aec.game
+        self.encoder = self.aec.encoder
+        self.n_gangs = self.game.dims.n_gangs
         if not (learner == "random" or (isinstance(learner, (int, np.integer)) and 0 <= learner < self.n_gangs)):
             raise ValueError(f"learner must be 'random' or a gang index 0..{self.n_gangs - 1}, got {learner!r}")
         self.render_mode = render_mode
@@ -93,13 +103,16 @@ class NecromundaGymEnv(gymnasium.Env):
 
     # ------------------------------------------------------------------ API
     def reset(self, *, seed=None, options=None):
-        super().reset(seed=seed)
+        super().reset(seed=None if seed is None else check_seed(seed))  # Gymnasium takes Python ints only
         if self.learner_mode == "random":
             self.learner = int(self.np_random.integers(self.n_gangs))
         if self.aec.board_draw is not None:  # board="generate:KIND:train": a new board every episode
             self.aec._draw_board(self.np_random)
             self.game = self.aec.game
-        self.game.reset(int(self.np_random.integers(0, 2**63 - 1)))
+        game_seed = int(self.np_random.integers(0, 2**63 - 1))
+        self.game.reset(game_seed)
+        if self.aec._recorder is not None:
+            self.aec._recorder.start(self.game, game_seed, [f"gang_{i}" for i in range(self.n_gangs)])
         self._illegal_end = False
         self._play_opponents()
         self._phi = self.reward_spec.casualty_value(self.game, self.learner)
@@ -108,15 +121,14 @@ class NecromundaGymEnv(gymnasium.Env):
     def step(self, action):
         if self.game.done or self._illegal_end:
             raise RuntimeError("step() called on a finished episode; call reset()")
+        index = action_index(action)
         try:
-            index = int(np.asarray(action).reshape(()))
-        except (TypeError, ValueError):
-            raise IllegalActionError(action, "an action is one integer index of the action codec") from None
-        try:
-            self.game.step(index)
+            self._apply(index)
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
+            if self.aec._recorder is not None:
+                self.aec._recorder.finish(illegal=True)
             self._illegal_end = True
             info = self._info()
             info["illegal_action"] = True
@@ -146,7 +158,7 @@ class NecromundaGymEnv(gymnasium.Env):
         return render_text(self.game, [f"gang_{i}" for i in range(self.n_gangs)])
 
     def close(self):
-        pass
+        self.aec.close()  # finishes a replay being recorded
 
     # ------------------------------------------------------------------ helpers
     def _play_opponents(self):
@@ -157,13 +169,19 @@ class NecromundaGymEnv(gymnasium.Env):
             if hasattr(opp, "act"):  # an agents.Agent: gets the Game, and its own encoder's observation
                 enc = getattr(opp, "encoder", None)
                 obs = None if enc is None else self._opponent_encoder(enc).encode(g, gang)
-                a = opp.act(obs, g.mask[0].copy(), game=g)
-                g.step(int(a))
+                self._apply(int(opp.act(obs, g.mask[0].copy(), game=g)))
                 continue
             # the default random opponent ignores the observation: skip encoding it
             obs = None if opp is random_opponent else self.encoder.encode(g, gang)
-            a = opp(obs, g.mask[0].copy(), self.np_random)
-            g.step(int(a))
+            self._apply(int(opp(obs, g.mask[0].copy(), self.np_random)))
+
+    def _apply(self, index: int):
+        """Play one decision of the game (any gang's), and record it with record_replay."""
+        g = self.game
+        gang, rnd = g.current_gang, g.round
+        g.step(index)  # raises IllegalActionError before touching anything
+        if self.aec._recorder is not None:
+            self.aec._recorder.step(index, gang, rnd)
 
     def _opponent_encoder(self, name):
         if name == self.encoder.name:

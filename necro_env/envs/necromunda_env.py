@@ -8,82 +8,57 @@ offender and 0 for the others, as PettingZoo's ``TerminateIllegalWrapper``.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..config import (
-    BoardSpec, GangSpec, config_root, load_armours, load_board, load_gang, load_scenario, load_weapons,
-)
-from ..config.generator import BoardDraw, generate, parse_board_arg
-from ..config.loader import ScenarioSpec, doors_at_start
 from ..rulesets.necromunda.game import Game, IllegalActionError
+from ..rulesets.necromunda.game_config import GameConfig, check_seed
 from ..rulesets.necromunda.state import DK_NAMES, G_DGANG, G_DK, GG_OUT
 from .encoders import FlatEncoder, make_encoder
 from .render_text import render_text
 
 
-def _as_gang(g, weapons, armours) -> GangSpec:
-    return g if isinstance(g, GangSpec) else load_gang(g, weapons, armours)
-
-
 def build_game(scenario=None, board=None, gangs=None, num_gangs=None, round_limit=None, max_fighters=None,
                max_weapons=4, max_doors=None, max_caskets=None, variant=None) -> Game:
-    """A ``Game`` from a scenario file with optional overrides (the env constructor's arguments).
+    """``GameConfig(...).build()``: a ``Game`` from a scenario with optional overrides (the env
+    constructor's game arguments; their meaning: ``GameConfig``, docs/api.md). Kept as a function
+    because many callers build games this way (training, benchmarks, replay verification)."""
+    return GameConfig(scenario, board, gangs, num_gangs, round_limit, max_fighters, max_weapons, max_doors,
+                      max_caskets, variant).build()
 
-    scenario: path (default configs/scenarios/gang_fight.yaml) or a loaded ``ScenarioSpec``. board: a board
-    path or ``BoardSpec`` replacing the scenario's (the scenario's
-    ``doors_start`` still applies to a path), or ``"generate:KIND:SEED[:options]"``
-    for a generated board (docs/boards.md; a seed range gives its first seed's
-    board here, the env draws the others at reset). gangs: gang paths or
-    ``GangSpec``s replacing the scenario's. num_gangs: the number of gangs; when
-    it is larger than the scenario's list, the other gang files of
-    configs/gangs/ are added in name order (then the list is repeated).
-    variant: the rules variant, "core" or "house_legacy" (default: the scenario's ``variant``).
-    """
-    sc = scenario if isinstance(scenario, ScenarioSpec) else load_scenario(scenario)
-    weapons, armours = load_weapons(), load_armours()
-    if board is None:
-        board_spec = sc.board
-    elif isinstance(board, BoardSpec):
-        board_spec = board
-    elif isinstance(board, str) and board.startswith("generate:"):
-        kwargs, seeds = parse_board_arg(board)
-        board_spec = doors_at_start(generate(seed=seeds[0], **kwargs), sc.doors_start)
-    else:
-        board_spec = doors_at_start(load_board(board), sc.doors_start)
-    if gangs is not None:
-        gang_specs = [_as_gang(g, weapons, armours) for g in gangs]
-        if num_gangs is not None and num_gangs != len(gang_specs):
-            raise ValueError(f"num_gangs={num_gangs} but {len(gang_specs)} gangs were given")
-    else:
-        gang_specs = list(sc.gangs)
-        if num_gangs is not None:
-            if num_gangs < 2:
-                raise ValueError(f"num_gangs must be at least 2, got {num_gangs}")
-            if num_gangs > len(gang_specs):
-                used = {Path(g.source).resolve() for g in gang_specs}
-                extra = [p for p in sorted((config_root() / "gangs").glob("*.yaml")) if p.resolve() not in used]
-                pool = [load_gang(p, weapons, armours) for p in extra] or list(sc.gangs)
-                i = 0
-                while len(gang_specs) < num_gangs:
-                    gang_specs.append(pool[i % len(pool)])
-                    i += 1
-            gang_specs = gang_specs[:num_gangs]
-    zones = int(board_spec.deploy.max()) + 1
-    if len(gang_specs) > zones:
-        raise ValueError(f"board {board_spec.name!r} has deployment zones for {zones} gangs, "
-                         f"but {len(gang_specs)} gangs were asked for")
-    if len(gang_specs) < 2:
-        raise ValueError("a game needs at least 2 gangs")
-    rl = sc.round_limit if round_limit is None else int(round_limit)
-    return Game(board_spec, gang_specs, weapons=weapons, armours=armours, round_limit=rl,
-                max_fighters=max_fighters, max_weapons=max_weapons, max_doors=max_doors, max_caskets=max_caskets,
-                variant=sc.variant if variant is None else variant)
+
+_ACTION_TYPES = "a Python or numpy integer, or a 0-d integer array"
+
+
+def action_index(action) -> int:
+    """The flat index of one action: Python and numpy integers and 0-d integer arrays (what
+    Gymnasium's ``Discrete.contains`` takes), bools excepted. Anything else (3.7, "3", True, [3])
+    raises IllegalActionError naming the value and its type; ``int(np.asarray(a).reshape(()))``
+    used to play 3.7 and "3" as 3 and True as 1 (issue of 2026-12-01)."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return int(action)
+    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+        return int(action)
+    what = (f"an array of dtype {action.dtype} and shape {action.shape}" if isinstance(action, np.ndarray)
+            else f"{action!r} of type {type(action).__name__}")
+    raise IllegalActionError(action, f"an action is one integer index of the action codec ({_ACTION_TYPES}); "
+                                     f"got {what}")
+
+
+def action_indices(actions, n: int) -> np.ndarray:
+    """``[n]`` int64 action indices of a batch: an integer array-like of shape (n,) (the batched
+    and vector envs' ``step``). Floats, bools, strings raise IllegalActionError, as ``action_index``."""
+    a = np.asarray(actions)
+    if a.dtype.kind not in "iu":
+        raise IllegalActionError(f"{a.reshape(-1)[0].item()!r} (game 0)" if a.size else repr(actions),
+                                 f"actions must be integers ({_ACTION_TYPES} per game); got an array of dtype {a.dtype}")
+    a = np.ascontiguousarray(a.reshape(-1), np.int64)
+    if a.shape != (n,):
+        raise ValueError(f"actions must have shape ({n},), got {a.shape}")
+    return a
 
 
 class raw_env(AECEnv):
@@ -91,8 +66,10 @@ class raw_env(AECEnv):
 
     Agents are ``gang_0 .. gang_{n-1}``; ``agent_selection`` is the gang that
     must take the next decision. Actions are flat indices of the action codec
-    (``Discrete(n_actions)``, docs/api.md); observations are
+    (``Discrete(n_actions)``, docs/api.md), integers only (``action_index``); observations are
     ``{"observation": <encoder output>, "action_mask": int8[n_actions]}``.
+    ``config`` is the ``GameConfig`` the env builds its games from (``game.config``: the config
+    of the game being played, a drawn board named by its seed).
     """
 
     metadata = {"name": "necromunda_v0", "render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4,
@@ -106,29 +83,26 @@ class raw_env(AECEnv):
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
         if illegal_action not in ("raise", "terminate"):
             raise ValueError(f"illegal_action must be 'raise' or 'terminate', got {illegal_action!r}")
+        seed = None if seed is None else check_seed(seed)
+        # the game arguments have one home, GameConfig: this env, its board draws at reset, its replays and
+        # the Gymnasium wrapper all build from it (before 2026-12-01 a draw dropped variant)
+        loaded = GameConfig(scenario, board, gangs, num_gangs, round_limit, max_fighters, max_weapons, max_doors,
+                            max_caskets, variant).load()
+        self._loaded = loaded
+        self.config = loaded.config  # variant filled in; for a board draw, max_doors and max_caskets too
         # board="generate:KIND:SEEDS" with several seeds: a new generated board at every reset (docs/boards.md)
-        self.board_draw = None
-        self.board_seed = None  # the generated board's seed (None for a board file)
-        sc = load_scenario(scenario)  # read once, here; build_game takes the loaded spec
-        self._doors_start = sc.doors_start
-        if isinstance(board, str) and board.startswith("generate:"):
-            draw = BoardDraw(board)
-            self.board_seed = draw.seeds[0]
-            if len(draw.seeds) > 1:
-                self.board_draw = draw
-                max_doors = draw.max_doors if max_doors is None else max_doors
-                max_caskets = draw.n_caskets if max_caskets is None else max_caskets
-        self.game = build_game(sc, board, gangs, num_gangs, round_limit, max_fighters, max_weapons,
-                               max_doors, max_caskets, variant)
+        self.board_draw = loaded.draw
+        self.board_seed = loaded.board_seed  # the generated board's seed (None for a board file)
+        self.game = loaded.build()
         self.render_mode = render_mode
         self._window = None  # render_mode="human": a necro_env.render.rgb.HumanWindow, opened on first render
         # record_replay: a replay file path, or a directory for one file per game (docs/replays.md)
         self._recorder = None
         if record_replay is not None:
             from ..replay.record import EnvRecorder
-            self._recorder = EnvRecorder(record_replay, self.game, dict(
-                scenario=scenario, board=board, gangs=gangs, num_gangs=num_gangs, round_limit=round_limit,
-                max_fighters=max_fighters, max_weapons=max_weapons, max_doors=max_doors, max_caskets=max_caskets))
+
+            self.config.to_json()  # a config a replay cannot hold (gangs built in code) fails now, not at reset
+            self._recorder = EnvRecorder(record_replay)
         self.illegal_action = illegal_action
         self.encoder = make_encoder(encoder)
         n = self.game.dims.n_gangs
@@ -164,15 +138,15 @@ class raw_env(AECEnv):
         """Start a new game. With ``seed`` the game is deterministic (``Game.reset(seed)``) and the
         internal generator is re-seeded; with ``seed=None`` a game seed is drawn from it."""
         if seed is not None:
-            self._np_random = np.random.default_rng(seed)
-            game_seed = int(seed)
+            game_seed = check_seed(seed)  # before anything changes: a refused seed leaves the env as it was
+            self._np_random = np.random.default_rng(game_seed)
         else:
             game_seed = int(self._np_random.integers(0, 2**63 - 1))
         self.game_seed = game_seed
         self._draw_board(self._np_random)
         self.game.reset(game_seed)
         if self._recorder is not None:
-            self._recorder.start(game_seed, self.possible_agents)
+            self._recorder.start(self.game, game_seed, self.possible_agents)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}
@@ -211,10 +185,7 @@ class raw_env(AECEnv):
             return
         if action is None:
             raise IllegalActionError(None, f"{agent} is still playing: None is only for terminated agents")
-        try:
-            index = int(np.asarray(action).reshape(()))
-        except (TypeError, ValueError):
-            raise IllegalActionError(action, "an action is one integer index of the action codec") from None
+        index = action_index(action)
         rnd = self.game.round
         try:
             self.game.step(index)  # raises before touching anything when illegal
@@ -239,18 +210,12 @@ class raw_env(AECEnv):
 
     # ------------------------------------------------------------------ helpers
     def _draw_board(self, rng):
-        """With a board draw (board="generate:KIND:train" etc.): a new generated board from ``rng``."""
+        """With a board draw (board="generate:KIND:train" etc.): a new generated board from ``rng``,
+        everything else as the env's config (the Game's ``config`` names the drawn seed)."""
         if self.board_draw is None:
             return
         seed, spec = self.board_draw.draw(rng)
-        spec = doors_at_start(spec, self._doors_start)
-        g, d = self.game, self.game.dims
-        if len(spec.doors) > d.max_doors or len(spec.caskets) > d.max_caskets:
-            raise ValueError(f"generated board {spec.name} has {len(spec.doors)} doors and {len(spec.caskets)} caskets; "
-                             f"the env was made with max_doors={d.max_doors}, max_caskets={d.max_caskets}")
-        self.game = Game(spec, g.gangs, weapons=g.weapons, armours=g.armours, round_limit=g.round_limit,
-                         max_fighters=d.max_fighters, max_weapons=d.max_weapons, max_doors=d.max_doors,
-                         max_caskets=d.max_caskets)
+        self.game = self._loaded.with_drawn_board(seed, spec).build()
         self.board_seed = seed
 
     def _check_game_end(self):

@@ -2,11 +2,13 @@
 
 A ``Recorder`` wraps one ``Game``: ``start(seed)`` after ``game.reset(seed)`` writes the header and
 the reset record, ``step(index, gang, round_)`` after each ``game.step`` writes the step's events,
-``finish()`` writes the end record and closes the file.
+``finish()`` writes the end record and closes the file. The header's ``config`` is the game's
+``GameConfig.to_json()`` (necro_env/rulesets/necromunda/game_config.py): every build parameter,
+``variant`` included, and for a drawn board the one seed it was drawn with, so ``verify`` rebuilds
+the very game. A replay written before 2026-12-01 has no ``variant``: it means the scenario's.
 """
 from __future__ import annotations
 
-import inspect
 import json
 from pathlib import Path
 
@@ -15,35 +17,6 @@ import numpy as np
 from .. import __version__
 from ..render.battlelog import LogNames
 from .format import FORMAT_NAME, FORMAT_VERSION, data_hashes, event_rows, ruleset_code_hash, state_hash
-
-
-def _portable(v):
-    """A config value as JSON: paths as strings (relative to the config root when inside it), specs by source."""
-    from ..config import config_root
-
-    if v is None or isinstance(v, (bool, int, float, str)):
-        if isinstance(v, str):
-            try:
-                return str(Path(v).resolve().relative_to(config_root().resolve())) if Path(v).is_absolute() else v
-            except ValueError:
-                return v
-        return v
-    if isinstance(v, Path):
-        return _portable(str(v))
-    if isinstance(v, (list, tuple)):
-        return [_portable(x) for x in v]
-    src = getattr(v, "source", None)
-    if isinstance(src, str) and src:
-        return _portable(src)
-    raise TypeError(f"cannot record config value {v!r} in a replay (use file paths)")
-
-
-def game_config(**kwargs) -> dict:
-    """The ``build_game`` arguments of a game as JSON (only those ``build_game`` accepts)."""
-    from ..envs.necromunda_env import build_game
-
-    allowed = inspect.signature(build_game).parameters
-    return {k: _portable(v) for k, v in kwargs.items() if k in allowed}
 
 
 class Recorder:
@@ -152,15 +125,15 @@ POLICIES = {"random": random_policy, "closing": closing_policy}
 def record(path, seed: int = 0, policy=None, policy_seed=None, max_steps=None, **config):
     """Play one game and write its replay to ``path``; returns the path.
 
-    ``config`` are ``build_game`` arguments (scenario, board, gangs, num_gangs, round_limit, ...);
+    ``config`` are ``GameConfig`` fields (scenario, board, gangs, num_gangs, round_limit, variant, ...);
     ``policy(game, rng) -> index`` picks every decision (default: uniformly random legal actions,
     drawn from ``numpy.random.default_rng(policy_seed if given else seed)``). ``max_steps`` stops
     early (the replay then holds an unfinished game).
     """
-    from ..envs.necromunda_env import build_game
+    from ..rulesets.necromunda.game_config import GameConfig
 
-    cfg = game_config(**config)
-    game = build_game(**config)
+    game = GameConfig(**config).build()
+    cfg = game.config.to_json()  # before playing: a config a replay cannot hold fails first
     game.reset(int(seed))
     rng = np.random.default_rng(seed if policy_seed is None else policy_seed)
     policy = policy or random_policy
@@ -182,13 +155,12 @@ class EnvRecorder:
 
     ``target`` is a file path ending in ``.jsonl`` (each game overwrites it, unless the name holds
     ``{episode}`` or ``{seed}``, which are filled in), or a directory (one file
-    ``game_<episode>_seed<seed>.jsonl`` per game).
+    ``game_<episode>_seed<seed>.jsonl`` per game). Each game is recorded with its own ``Game`` and
+    that game's config (``game.config``): a board drawn at reset is a new Game, named by its seed.
     """
 
-    def __init__(self, target, game, options: dict):
+    def __init__(self, target):
         self.target = str(target)
-        self.game = game
-        self.config = game_config(**{k: v for k, v in options.items() if v is not None})
         self.episode = 0
         self.rec = None
         self.last_path = None
@@ -201,10 +173,11 @@ class EnvRecorder:
             return Path(t)
         return Path(t) / f"game_{self.episode:05d}_seed{seed}.jsonl"
 
-    def start(self, seed, agent_names=None):
+    def start(self, game, seed, agent_names=None):
+        """Call right after ``game.reset(seed)``."""
         self.finish()
         self.last_path = self.path_for(seed)
-        self.rec = Recorder(self.last_path, self.game, self.config, agent_names)
+        self.rec = Recorder(self.last_path, game, game.config.to_json(), agent_names)
         self.rec.start(seed)
         self.episode += 1
 
