@@ -94,12 +94,13 @@ def frame_data(game, rec, names: LogNames):
 
 
 def replay_data(rep, max_steps=None):
-    """The viewer's data for a parsed replay (re-simulated and checked)."""
-    names = LogNames.from_dict(rep.header["names"])
+    """The viewer's data for a parsed replay (re-simulated and checked). Every name shown comes from
+    the rebuilt game, not from the header (which ``simulate`` has checked against it)."""
     frames = []
     game = None
     for game, rec in simulate(rep):
         if not frames:
+            names = LogNames.from_game(game)
             board = board_data(game)
             fighters = fighters_data(game, names)
         frames.append(frame_data(game, rec, names))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..render.battlelog import LogNames
 from ..render.rgb import render_image
 from .format import read_replay
 from .verify import simulate
@@ -14,11 +15,14 @@ def write_gif(path, out, cell: int = 12, ms: int = 250, every: int = 1, max_step
     ``cell`` pixels per board cell, ``ms`` per frame; ``max_steps`` stops early. The last frame
     stays three times as long.
     """
+    if min(cell, ms, every) < 1:  # the command line's own limits are in cli.py
+        raise ValueError(f"write_gif: cell, ms and every are positive integers, got cell={cell}, ms={ms}, "
+                         f"every={every}")
     rep = read_replay(path)
-    names = rep.header["names"]["gangs"]
     frames = []
     n = len(rep.steps)
     for k, (game, _) in enumerate(simulate(rep)):
+        names = LogNames.from_game(game).gangs  # the rebuilt game's, not the header's (simulate checked it)
         last = k == n or (max_steps is not None and k >= max_steps)
         if k % every == 0 or last:
             frames.append(render_image(game, cell, names).quantize(colors=64, dither=0))
