@@ -19,7 +19,7 @@ from torch import nn
 from torch.distributions import Categorical
 
 from .base import Agent
-from .checkpoint import CheckpointMismatch
+from .checkpoint import CheckpointMismatch, unpickling_reason
 
 
 class MaskView(nn.Module):
@@ -191,8 +191,9 @@ def _read_network(path, what):
         data = torch.load(path, map_location="cpu", weights_only=True)
     except FileNotFoundError:
         raise CheckpointMismatch(f"{what} {path}: no such file") from None
-    except Exception as e:  # noqa: BLE001 - any unpickling failure means the same to the user
-        raise CheckpointMismatch(f"{what} {path}: not a ppo_fast network ({type(e).__name__}: {e})") from None
+    except Exception as e:  # noqa: BLE001 - any unpickling failure (torch's refusal of a non-weights global
+        # included: nothing in the file runs) means the same to the user, said in one line
+        raise CheckpointMismatch(f"{what} {path}: not a ppo_fast network ({unpickling_reason(e)})") from None
     if not isinstance(data, dict):
         raise CheckpointMismatch(f"{what} {path}: not a ppo_fast network (a {type(data).__name__}, "
                                  f"not a state dict)")

@@ -1,9 +1,13 @@
-"""Shared pieces of the training scripts: configs, run folders, envs, opponents, plots."""
+"""Shared pieces of the training scripts: configs, run folders, envs, opponents, plots, and the
+commands' entry point (``run_cli``: a bad input is one line on stderr and exit status 2)."""
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 import os
+import shlex
+import sys
 from pathlib import Path
 
 import gymnasium
@@ -16,6 +20,130 @@ DEFAULT_CONFIG = ROOT / "configs" / "training" / "default.yaml"
 def runs_root(arg=None) -> Path:
     """runs/ at the repository root, or --runs-dir, or $NECRO_RUNS_DIR."""
     return Path(arg or os.environ.get("NECRO_RUNS_DIR") or ROOT / "runs")
+
+
+class UsageError(ValueError):
+    """A bad command-line value or output path, found before any work starts; ``run_cli`` prints it
+    as one line and exits 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser whose errors are one line (``necro-train: argument --timesteps: ...``) and
+    exit 2, as every other refusal of the commands, instead of the usage block and the error."""
+
+    def error(self, message):
+        print(f"{self.prog}: {message} (see {self.prog} --help)", file=sys.stderr)
+        raise SystemExit(2)
+
+
+class Interrupted(Exception):
+    """Ctrl-C (SIGINT) stopped a training command after it saved ``checkpoint`` at ``steps``; ``run_cli``
+    says how to resume and exits 130 (training/run_folder.py, ``interrupt_flag``)."""
+
+    def __init__(self, steps: int, checkpoint):
+        super().__init__(f"interrupted at {steps} steps; saved {checkpoint}")
+        self.steps, self.checkpoint = steps, checkpoint
+
+
+def resume_command(prog: str, argv) -> str:
+    """The command line that continues an interrupted run: the same arguments, ``--resume`` for
+    ``--overwrite`` (which would delete the checkpoint it is meant to continue)."""
+    args = [str(a) for a in argv if str(a) != "--overwrite"]
+    return shlex.join([prog, *args] + ([] if "--resume" in args else ["--resume"]))
+
+
+def _user_errors() -> tuple:
+    """The exceptions that are the user's input, not a bug: printed as one line, exit 2 (other
+    exceptions keep their traceback)."""
+    from agents.checkpoint import CheckpointMismatch
+    from necro_env.config.agent_spec import SpecError
+    from necro_env.config.errors import ConfigError
+
+    return ConfigError, CheckpointMismatch, SpecError, UsageError, FileNotFoundError
+
+
+def _say(prog: str, text) -> None:
+    text = " ".join(line.strip() for line in str(text).splitlines() if line.strip())  # one line
+    print(text if text.startswith(f"{prog}: ") else f"{prog}: {text}", file=sys.stderr)
+
+
+def run_cli(prog: str, main, argv=None) -> None:
+    """Every command's entry point: ``main(argv)``; a refused input (``_user_errors``, or a
+    ``SystemExit`` with a message) is one line ``<prog>: <message>`` on stderr and exit status 2;
+    Ctrl-C exits 130, after a training command saved a checkpoint with the command that resumes it.
+    ``main``'s return value (the run's results) is dropped: ``sys.exit`` would print it and exit 1."""
+    errors = _user_errors()
+    try:
+        main(argv)
+    except Interrupted as exc:
+        argv = sys.argv[1:] if argv is None else argv
+        _say(prog, f"{exc}; resume with: {resume_command(prog, argv)}")
+        raise SystemExit(130) from None
+    except KeyboardInterrupt:
+        _say(prog, "interrupted")
+        raise SystemExit(130) from None
+    except SystemExit as exc:
+        if not isinstance(exc.code, str):  # --help (0), Parser.error (2, already printed)
+            raise
+        _say(prog, exc.code)
+        raise SystemExit(2) from None
+    except errors as exc:
+        _say(prog, exc)
+        raise SystemExit(2) from None
+
+
+def at_least(flag: str, value, least: int) -> None:
+    """A number given on the command line is at least ``least`` (None: not given)."""
+    if value is not None and value < least:
+        raise UsageError(f"{flag} {value}: expected a whole number >= {least}")
+
+
+def check_configs_folder() -> None:
+    """The configs folder (``$NECRO_ENV_CONFIGS`` or the repository's configs/) exists: said in one
+    line before anything else reads a game file from it."""
+    from necro_env.config.loader import config_root
+
+    root = config_root()
+    if not root.is_dir():
+        why = (f"$NECRO_ENV_CONFIGS is {os.environ['NECRO_ENV_CONFIGS']!r}; unset it to use the repository's configs/"
+               if os.environ.get("NECRO_ENV_CONFIGS") else "the repository's data files are missing")
+        raise UsageError(f"the configs folder {root} does not exist ({why})")
+
+
+def input_path(flag: str, value):
+    """An input file named on the command line, as an absolute path: looked for where
+    ``necro_env.config.training.places`` says (the working directory, the repository root, the
+    configs folder), so the docs' commands work from any folder; refused naming every place looked.
+    A file found where it is given (the working directory, or an absolute path) is returned as given."""
+    from necro_env.config.training import find_file, not_found
+
+    if value is None or Path(value).is_file():  # as given (the working directory's, or absolute)
+        return value
+    found = find_file(value)
+    if found is None:
+        raise UsageError(f"{flag} {value}: {not_found(value)}")
+    return str(found)
+
+
+def input_agent(spec):
+    """An agent spec whose whole text is a file (``runs/x/final.zip``, ``net.pt``) as the absolute path
+    of that file where ``input_path`` finds it; any other spec (a name, ``sides:``, ``rollout:``), or a
+    file found nowhere, unchanged (the agent's own check refuses the latter, naming the file)."""
+    from necro_env.config.training import find_file
+
+    if not isinstance(spec, str) or not spec.endswith((".zip", ".pt")) or ":" in spec or "(" in spec \
+            or Path(spec).is_file():
+        return spec
+    found = find_file(spec)
+    return spec if found is None else str(found)
+
+
+def check_scenario(cfg: dict) -> None:
+    """The config's scenario and the files it names load (ConfigError naming the file otherwise):
+    checked before the run folder is made, in a fraction of a second and without the compiled core."""
+    from necro_env.config.loader import load_scenario
+
+    load_scenario(cfg["scenario"])
 
 
 def load_config(path=None, overrides: dict | None = None) -> dict:
@@ -77,10 +205,24 @@ def opponent_label(opponent) -> str:
 
 
 def prepare_run(cfg: dict, runs_dir=None, name=None) -> Path:
-    run = runs_root(runs_dir) / (name or cfg["name"])
+    """runs/<name>/ with the resolved config.yaml, made if missing (training.pretrain's folder;
+    necro-train, necro-selfplay and necro-eval claim theirs with training.run_folder.RunFolder, which
+    also refuses an existing run and locks the folder). The name is one folder name (RUN_NAME)."""
+    from necro_env.config.training import run_name_problem
+
+    name = name or cfg["name"]
+    if run_name_problem(name):
+        raise UsageError(f"--name {name!r}: {run_name_problem(name)}")
+    run = runs_root(runs_dir) / name
     run.mkdir(parents=True, exist_ok=True)
-    (run / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    write_run_config(run, cfg)
     return run
+
+
+def write_run_config(run: Path, cfg: dict) -> Path:
+    """The run's resolved config, run/config.yaml."""
+    (run / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    return run / "config.yaml"
 
 
 def torch_setup(threads: int) -> None:
@@ -163,11 +305,17 @@ def make_env_fn(cfg: dict, rank: int, opponent=None, monitor_dir=None):
     with the config's reward options; the env's first reset has the seed cfg["seed"] * 1000 + rank."""
 
     def _thunk():
+        import multiprocessing
+
         from stable_baselines3.common.monitor import Monitor
 
         from agents import make_agent
         from necro_env.envs.gym_wrapper import NecromundaGymEnv
 
+        if multiprocessing.parent_process() is not None:  # a SubprocVecEnv worker: Ctrl-C reaches the whole
+            import signal  # process group; the trainer alone answers it (saves, then closes its workers)
+
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         env = NecromundaGymEnv(scenario=cfg["scenario"], encoder=cfg["encoder"], learner=cfg.get("learner", "random"),
                                reward=cfg["reward"])
         opp = opponent if opponent is not None else cfg["opponent"]

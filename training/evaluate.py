@@ -36,7 +36,10 @@ import numpy as np
 
 from necro_env.warmup import ensure as warm_up
 
-from .common import runs_root, write_json
+from .common import (
+    Parser, UsageError, check_configs_folder, input_agent, input_path, run_cli, runs_root, write_json,
+)
+from .run_folder import RunFolder, check_name
 
 
 # ------------------------------------------------------------------ statistics
@@ -320,10 +323,56 @@ def build_agents(specs, game) -> dict:
 
 
 def main(argv=None):
+    """necro-eval: the arguments, the scenario and the output folder checked before any game is
+    played (the folder claimed as training.run_folder does for a training run), then the games."""
+    args = parse_args(argv)
+    check_configs_folder()
+    from necro_env.config.loader import load_scenario
+
+    scenario = load_scenario(input_path("--scenario", args.scenario))  # a bad file is refused before the folder
+    specs = [input_agent(spec) for spec in args.agents]
+    # each match's line as soon as it is played, also when the output goes to a file (a match of 1,000
+    # games takes minutes; a block-buffered log shows nothing until the end)
+    log = (lambda m: print(m, file=sys.stderr, flush=True)) if args.json else (lambda m: print(m, flush=True))
+    with RunFolder(runs_root(args.runs_dir), args.name, "necro-eval", overwrite=args.overwrite, argv=argv,
+                   resumable=False) as folder:
+        warm_up()
+        from necro_env.envs.necromunda_env import build_game
+
+        game = build_game(scenario)
+        try:
+            agents = build_agents(specs, game)
+        except ValueError as exc:  # an unknown name, a malformed sides: spec, a refused checkpoint .zip or network
+            # .pt (CheckpointMismatch): one line naming the file, no traceback
+            raise SystemExit(f"necro-eval: {exc}") from None
+        only = None
+        if args.against is not None:
+            if args.against not in agents:
+                raise UsageError(f"--against {args.against!r} is not one of the agents: {', '.join(agents)}")
+            only = [(n, args.against) for n in agents if n != args.against]
+        run = folder.claim()
+        res = round_robin(game, agents, args.pairs, args.seed, pairs_only=only, log=log, streams=args.streams)
+        paths = write_outputs(run, res)
+        import yaml
+
+        from .common import record_final_game
+
+        (run / "config.yaml").write_text(yaml.safe_dump(dict(vars(args)), sort_keys=False))
+        na, nb = res["matches"][0]["agent"], res["matches"][0]["opponent"]
+        paths += record_final_game(run, game, [agents[na], agents[nb]], seed=args.seed, agent_names=[na, nb])
+    if args.json:
+        print(json.dumps(res, indent=2))
+    else:
+        print(markdown(res))
+        print("wrote " + ", ".join(str(p) for p in paths))
+    return res
+
+
+def parse_args(argv=None):
+    """necro-eval's arguments, the numbers and the run name checked before any work."""
     from necro_env.config.agent_spec import POLICY_NAMES, listed
 
-    ap = argparse.ArgumentParser(prog="necro-eval", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = Parser(prog="necro-eval", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("agents", nargs="+", help=f"{listed(POLICY_NAMES, None)}, rollout (the search agent), "
                                               "checkpoint .zip paths, ppo_fast --save .pt networks, sides:a,b (gang 0 "
                                               "played by a, gang 1 by b), or rollout:<agent> (the search agent "
@@ -335,8 +384,10 @@ def main(argv=None):
                          "(the same deployments and dice; the scripts' tie-breaks and sampled choices vary): "
                          "how much of a difference is the players' own chance")
     ap.add_argument("--scenario", default=None, help="scenario file (default: configs/scenarios/gang_fight.yaml)")
-    ap.add_argument("--name", default="eval", help="run folder name under runs/")
+    ap.add_argument("--name", default="eval", help="run folder name under runs/ (one folder name)")
     ap.add_argument("--runs-dir", default=None)
+    ap.add_argument("--overwrite", action="store_true",
+                    help="replace an earlier evaluation of this name (without it an existing folder is refused)")
     ap.add_argument("--against", default=None, metavar="AGENT",
                     help="play only the matches of every other agent against this one (not the full round robin)")
     ap.add_argument("--json", action="store_true", help="print the results as JSON on stdout (logs go to stderr)")
@@ -347,45 +398,13 @@ def main(argv=None):
         ap.error("--pairs must be at least 1")
     if args.streams < 1:
         ap.error(f"--streams must be at least 1, got {args.streams}")
-    from necro_env.envs.necromunda_env import build_game
-
-    # each match's line as soon as it is played, also when the output goes to a file (a match of 1,000
-    # games takes minutes; a block-buffered log shows nothing until the end)
-    log = (lambda m: print(m, file=sys.stderr, flush=True)) if args.json else (lambda m: print(m, flush=True))
-    warm_up()
-    game = build_game(args.scenario)
-    try:
-        agents = build_agents(args.agents, game)
-    except ValueError as exc:  # an unknown name, a malformed sides: spec, a refused checkpoint .zip or network .pt
-        # (CheckpointMismatch): one line naming the file, no traceback
-        raise SystemExit(f"necro-eval: {exc}") from None
-    only = None
-    if args.against is not None:
-        if args.against not in agents:
-            ap.error(f"--against {args.against!r} is not one of the agents: {', '.join(agents)}")
-        only = [(n, args.against) for n in agents if n != args.against]
-    res = round_robin(game, agents, args.pairs, args.seed, pairs_only=only, log=log, streams=args.streams)
-    run = runs_root(args.runs_dir) / args.name
-    paths = write_outputs(run, res)
-    import yaml
-
-    from .common import record_final_game
-
-    (run / "config.yaml").write_text(yaml.safe_dump(dict(vars(args)), sort_keys=False))
-    na, nb = res["matches"][0]["agent"], res["matches"][0]["opponent"]
-    paths += record_final_game(run, game, [agents[na], agents[nb]], seed=args.seed, agent_names=[na, nb])
-    if args.json:
-        print(json.dumps(res, indent=2))
-    else:
-        print(markdown(res))
-        print("wrote " + ", ".join(str(p) for p in paths))
-    return res
+    check_name(args.name)
+    return args
 
 
 def cli(argv=None) -> None:
-    """The console script's entry point: ``main`` without its return value (the results), which
-    ``sys.exit`` would print and turn into exit status 1."""
-    main(argv)
+    """The console script's entry point (common.run_cli): a refused input is one line and exit 2."""
+    run_cli("necro-eval", main, argv)
 
 
 if __name__ == "__main__":

@@ -85,7 +85,6 @@ saved snapshots and the anchors (``--rating-pairs`` per side and match) into DIR
 """
 from __future__ import annotations
 
-import argparse
 import copy
 import json
 import time
@@ -105,6 +104,7 @@ from necro_env.config.agent_spec import listed
 from necro_env.config.training import BUILTIN_OPPONENTS
 from necro_env.envs.batched_env import BatchedEnv, opponent_mix
 from necro_env.warmup import ensure as warm_up
+from training.common import Parser, UsageError, at_least, input_path, run_cli
 
 DEFAULTS = dict(
     scenario=None, num_envs=256, num_steps=32, total_steps=1_000_000, learning_rate=2.5e-4, gamma=0.99,
@@ -122,7 +122,7 @@ CONFIG_ONLY = ("reward",)  # set in the --config file, not on the command line
 
 
 def parse_args(argv=None):
-    pre = argparse.ArgumentParser(add_help=False)
+    pre = Parser(prog="training.ppo_fast", add_help=False)
     pre.add_argument("--config", default=None)
     known, _ = pre.parse_known_args(argv)
     defaults = dict(DEFAULTS)
@@ -130,15 +130,15 @@ def parse_args(argv=None):
         from necro_env.config.errors import ConfigError
         from necro_env.config.extends import read_with_extends
 
-        try:
-            data = read_with_extends(Path(known.config))  # a file may vary another (extends: base.yaml)
+        try:  # found from any folder as necro-train finds its --config (training.common.input_path)
+            data = read_with_extends(Path(input_path("--config", known.config)))  # may vary another (extends:)
         except ConfigError as exc:
             raise SystemExit(str(exc)) from None
         unknown = sorted(set(data) - set(DEFAULTS))
         if unknown:
             raise SystemExit(f"{known.config}: unknown keys {unknown}; allowed: {sorted(DEFAULTS)}")
         defaults.update(data)
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], parents=[pre])
+    ap = Parser(prog="training.ppo_fast", description=__doc__.splitlines()[0], parents=[pre])
     for k, v in defaults.items():
         if k in CONFIG_ONLY:
             continue
@@ -152,6 +152,7 @@ def parse_args(argv=None):
     args = ap.parse_args(argv)
     for k in CONFIG_ONLY:
         setattr(args, k, defaults[k])
+    check_numbers_and_outputs(args)
     if isinstance(args.opponent, dict):  # a mix {name: weight} from the config file, drawn per episode
         try:
             opponent_mix(args.opponent)
@@ -213,6 +214,44 @@ def parse_args(argv=None):
             raise SystemExit(f"--bc-demonstrator must be {listed(BUILTIN_OPPONENTS)} (or a list: a,b by slot, "
                              f"sides:a,b by side), got {name!r}")
     return args
+
+
+# (flag, least value): the sizes and counts a run needs at least that much of; a run given less
+# used to start anyway (--total-steps -5 trained one update) or fail naming another flag
+AT_LEAST = (("num_envs", 1), ("num_steps", 1), ("total_steps", 1), ("num_minibatches", 1), ("update_epochs", 1),
+            ("hidden", 1), ("threads", 1), ("torch_threads", 1), ("self_play_every", 1), ("eval_pairs", 0),
+            ("eval_games", 1), ("eval_every", 0), ("bc_decisions", 0), ("bc_epochs", 1), ("vf_warmup", 0))
+
+
+def check_numbers_and_outputs(args) -> None:
+    """Before any work: the counts of AT_LEAST, a positive learning rate, the scenario file, and the
+    outputs (``--save`` a file in an existing folder, ``--run-dir`` a folder), so that a run is not
+    refused after it trained (UsageError; a bad scenario file: its ConfigError)."""
+    for name, least in AT_LEAST:
+        at_least("--" + name.replace("_", "-"), getattr(args, name), least)
+    for name in ("learning_rate", "bc_learning_rate"):  # (0 keeps the weights: the tests use it)
+        if not getattr(args, name) >= 0:
+            raise UsageError(f"--{name.replace('_', '-')} {getattr(args, name)}: expected a number >= 0")
+    if args.scenario is not None:
+        from necro_env.config.loader import load_scenario
+
+        load_scenario(args.scenario)
+    check_save(args)
+    if args.run_dir is not None and Path(args.run_dir).exists() and not Path(args.run_dir).is_dir():
+        raise UsageError(f"--run-dir {args.run_dir} is a file: expected a folder (made if missing)")
+
+
+def check_save(args) -> None:
+    """``--save`` names a file in a folder that exists, or in the --run-dir a self-play run makes
+    (configs/ppo_fast/selfplay_hall.yaml), so the network trained is not lost to a bad path at the end."""
+    if args.save is None:
+        return
+    save = Path(args.save)
+    made = (args.run_dir is not None and args.opponent == "self"
+            and save.parent.resolve() == Path(args.run_dir).resolve())
+    if save.is_dir() or not (save.parent.is_dir() or made):
+        what = "is a folder" if save.is_dir() else f"is in a folder that does not exist ({save.parent})"
+        raise UsageError(f"--save {args.save} {what}: expected a file path (.pt) in an existing folder")
 
 
 class TacticalEnv:
@@ -834,5 +873,11 @@ def evaluate(agent, game, args, train_seconds, opponent):
     return row
 
 
+def cli(argv=None) -> None:
+    """``python -m training.ppo_fast``: ``main`` through training.common.run_cli (a refused input is
+    one line and exit status 2)."""
+    run_cli("training.ppo_fast", main, argv)
+
+
 if __name__ == "__main__":
-    main()
+    cli()

@@ -1,6 +1,6 @@
 """Self-play: MaskablePPO against a pool of frozen past snapshots of itself.
 
-    necro-selfplay [--config configs/training/selfplay.yaml] [--timesteps N] [--name NAME] [--resume]
+    necro-selfplay [--config configs/training/selfplay.yaml] [--timesteps N] [--name NAME] [--resume | --overwrite]
 
 Training runs in chunks of ``selfplay.snapshot_every`` timesteps. After each chunk the
 current policy is frozen into runs/<name>/pool/snap_<steps>.zip (+ metadata) and joins
@@ -38,9 +38,11 @@ import numpy as np
 from necro_env.warmup import ensure as warm_up
 
 from .common import (
-    ROOT, EpisodeOpponentEnv, append_csv, build_game_for, has_progress_bar, load_config, new_model, prepare_run,
-    tb_log_dir, torch_setup, write_json,
+    ROOT, EpisodeOpponentEnv, Interrupted, Parser, append_csv, at_least, build_game_for, check_configs_folder,
+    check_scenario, has_progress_bar, input_agent, input_path, load_config, new_model, run_cli, runs_root, tb_log_dir,
+    torch_setup, write_json, write_run_config,
 )
+from .run_folder import RunFolder, check_name, interrupt_flag, stop_callback
 
 DEFAULT_SELFPLAY = ROOT / "configs" / "training" / "selfplay.yaml"
 
@@ -163,8 +165,6 @@ def write_rating_curve(run: Path, snapshots: list[tuple[str, int]], anchors=(), 
 
 
 def selfplay(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
-    from sb3_contrib import MaskablePPO
-
     from agents import CheckpointAgent
     from agents.checkpoint import load_model, save_checkpoint
 
@@ -189,8 +189,8 @@ def selfplay(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
     venv = make_selfplay_venv(cfg, pool, run)
     last = run / "checkpoints" / "last.zip"
     if resume:
-        load_model(last, game, cfg["encoder"])
-        model = MaskablePPO.load(last, env=venv, device="cpu", tensorboard_log=tb_log_dir(run / "tb"))
+        # checks the metadata against the env, runs no code from the file (agents/checkpoint.py)
+        model, _ = load_model(last, game, cfg["encoder"], env=venv, tensorboard_log=tb_log_dir(run / "tb"))
         log(f"[selfplay] resumed at {model.num_timesteps} steps with {len(pool.agents)} snapshots in the pool")
     t0 = time.time()
 
@@ -216,11 +216,17 @@ def selfplay(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
 
         if warm_start(model, cfg, run, game, log=log) is not None:
             snapshot(model)  # the cloned policy is the pool's first snapshot, snap_0 (kept for the whole run)
-    while model.num_timesteps < cfg["total_timesteps"]:
-        chunk = min(sp["snapshot_every"], cfg["total_timesteps"] - model.num_timesteps)
-        model.learn(total_timesteps=chunk, reset_num_timesteps=False, progress_bar=has_progress_bar(),
-                    tb_log_name="selfplay")
-        snapshot(model)
+    with interrupt_flag() as stop:  # Ctrl-C: stop at the next step, save last.zip, say how to resume
+        while model.num_timesteps < cfg["total_timesteps"] and not stop.requested:
+            chunk = min(sp["snapshot_every"], cfg["total_timesteps"] - model.num_timesteps)
+            model.learn(total_timesteps=chunk, reset_num_timesteps=False, progress_bar=has_progress_bar(),
+                        tb_log_name="selfplay", callback=stop_callback(stop, log, "selfplay"))
+            if not stop.requested:
+                snapshot(model)
+    if stop.requested:  # the pool and the rating curve stay at the last snapshot (selfplay_state.json)
+        saved = save_checkpoint(model, last, game, cfg["encoder"], {"run": cfg["name"]})
+        venv.close()
+        raise Interrupted(int(model.num_timesteps), saved)
     save_checkpoint(model, run / "final.zip", game, cfg["encoder"], {"run": cfg["name"]})
     venv.close()
     ratings = write_rating_curve(run, snapshots, sp["rating_anchors"])
@@ -228,38 +234,29 @@ def selfplay(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="necro-selfplay", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--config", type=Path, default=DEFAULT_SELFPLAY)
-    ap.add_argument("--timesteps", type=int, default=None)
-    ap.add_argument("--snapshot-every", type=int, default=None)
-    ap.add_argument("--n-envs", type=int, default=None)
-    ap.add_argument("--name", default=None)
-    ap.add_argument("--runs-dir", default=None)
-    ap.add_argument("--resume", action="store_true", help="continue from runs/<name>/checkpoints/last.zip")
-    ap.add_argument("--eval-games", type=int, default=None, help="final evaluation games per opponent (0: skip)")
-    ap.add_argument("--init-from", default=None, metavar="CHECKPOINT",
-                    help="start from this checkpoint's policy (init_from; e.g. a pretrain run's bc.zip) instead "
-                         "of the warm start")
-    args = ap.parse_args(argv)
-    cfg = load_config(args.config, {"total_timesteps": args.timesteps, "selfplay.snapshot_every": args.snapshot_every,
-                                    "n_envs": args.n_envs, "name": args.name, "eval.games": args.eval_games,
-                                    "init_from": args.init_from})
-    if cfg["vec_env"] == "batched":  # the pool's snapshots are checkpoints, played by Python envs
-        from necro_env.config.errors import ConfigError
+    """necro-selfplay: the arguments and the config checked, the run folder claimed
+    (training.run_folder), then the run."""
+    args = parse_args(argv)
+    check_configs_folder()
+    config = input_path("--config", args.config)
+    cfg = load_config(config, {"total_timesteps": args.timesteps, "selfplay.snapshot_every": args.snapshot_every,
+                               "n_envs": args.n_envs, "name": args.name, "eval.games": args.eval_games,
+                               "init_from": input_agent(args.init_from)})
+    check_selfplay_config(cfg, config)
+    check_scenario(cfg)
+    with RunFolder(runs_root(args.runs_dir), cfg["name"], "necro-selfplay", resume=args.resume,
+                   overwrite=args.overwrite, argv=argv) as folder:  # refused here at once if in use
+        warm_up()
+        from .pretrain import check_warm_start
 
-        raise ConfigError(args.config, "vec_env", "batched", "necro-selfplay plays its pool of checkpoints in "
-                                                             "Python envs: expected dummy")
-    warm_up()
-    from .pretrain import check_warm_start
+        check_warm_start(cfg, "necro-selfplay", resume=args.resume)
+        run = folder.claim()
+        write_run_config(run, cfg)
+        out = selfplay(cfg, run, resume=args.resume)
+        if cfg["eval"]["games"] > 0:
+            from .train import final_evaluation
 
-    check_warm_start(cfg, "necro-selfplay", resume=args.resume)
-    run = prepare_run(cfg, args.runs_dir)
-    out = selfplay(cfg, run, resume=args.resume)
-    if cfg["eval"]["games"] > 0:
-        from .train import final_evaluation
-
-        final_evaluation(run, cfg, out["game"])
+            final_evaluation(run, cfg, out["game"])
     print("snapshot ratings (Bradley-Terry, random = 0):")
     for name, steps in out["snapshots"]:
         print(f"  {name:>16} {steps:>9} steps  {out['ratings'].get(name, 0):+.0f}")
@@ -267,10 +264,50 @@ def main(argv=None):
     return out
 
 
+def parse_args(argv=None):
+    """necro-selfplay's arguments, the numbers and the run name checked (UsageError) before any work."""
+    ap = Parser(prog="necro-selfplay", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--config", type=Path, default=DEFAULT_SELFPLAY,
+                    help="a training config with a selfplay: section; a relative path is looked for in the working "
+                         "directory, then the repository root, then configs/")
+    ap.add_argument("--timesteps", type=int, default=None)
+    ap.add_argument("--snapshot-every", type=int, default=None)
+    ap.add_argument("--n-envs", type=int, default=None)
+    ap.add_argument("--name", default=None, help="run name (default: the config's name): one folder name")
+    ap.add_argument("--runs-dir", default=None)
+    ap.add_argument("--resume", action="store_true", help="continue from runs/<name>/checkpoints/last.zip")
+    ap.add_argument("--overwrite", action="store_true",
+                    help="delete an earlier run of this name and start again (without it an existing run is refused)")
+    ap.add_argument("--eval-games", type=int, default=None, help="final evaluation games per opponent (0: skip)")
+    ap.add_argument("--init-from", default=None, metavar="CHECKPOINT",
+                    help="start from this checkpoint's policy (init_from; e.g. a pretrain run's bc.zip) instead "
+                         "of the warm start")
+    args = ap.parse_args(argv)
+    for flag, value, least in (("--timesteps", args.timesteps, 1), ("--snapshot-every", args.snapshot_every, 1),
+                               ("--n-envs", args.n_envs, 1), ("--eval-games", args.eval_games, 0)):
+        at_least(flag, value, least)
+    if args.name is not None:
+        check_name(args.name)
+    return args
+
+
+def check_selfplay_config(cfg: dict, config) -> None:
+    """What necro-selfplay needs of a training config beyond its schema: a selfplay: section, and
+    Python envs (the pool's snapshots are checkpoints)."""
+    from necro_env.config.errors import MISSING, ConfigError
+
+    if cfg["selfplay"] is None:
+        raise ConfigError(config, "selfplay", MISSING, "necro-selfplay needs a selfplay: section (see "
+                                                       "configs/training/selfplay.yaml)")
+    if cfg["vec_env"] == "batched":
+        raise ConfigError(config, "vec_env", "batched", "necro-selfplay plays its pool of checkpoints in "
+                                                        "Python envs: expected dummy")
+
+
 def cli(argv=None) -> None:
-    """The console script's entry point: ``main`` without its return value (the snapshots and ratings), which
-    ``sys.exit`` would print and turn into exit status 1."""
-    main(argv)
+    """The console script's entry point (common.run_cli): a refused input is one line and exit 2,
+    Ctrl-C saves a checkpoint and exits 130 with the command that resumes the run."""
+    run_cli("necro-selfplay", main, argv)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Train a MaskablePPO agent (sb3-contrib) against a chosen opponent from a YAML config.
 
     necro-train [--config configs/training/default.yaml] [--opponent gunline] [--timesteps N]
-                [--demonstrator sides:gunline,aggressor] [--init-from bc.zip] [--name NAME] [--resume]
+                [--demonstrator sides:gunline,aggressor] [--init-from bc.zip] [--name NAME] [--resume | --overwrite]
                 [--eval-games N]
 
 The opponent is a compiled policy (``random``, ``gunline``, ...: the names ``--opponent`` lists)
@@ -18,7 +18,9 @@ progress.csv (periodic paired evaluation against the opponent, or each opponent 
 eval.csv / eval.json / eval.png (final paired evaluation against ``eval.opponents``),
 training_curve.png and final_game.json / final_game.log (one game of the final agent).
 ``--resume`` continues from checkpoints/last.zip after an interruption, with the
-optimizer state and the step counter of the checkpoint.
+optimizer state and the step counter of the checkpoint; Ctrl-C saves that checkpoint and prints the
+command that resumes. A run name that already holds a run is refused without ``--resume`` or
+``--overwrite`` (training/run_folder.py; docs/training.md, "Run folders").
 """
 from __future__ import annotations
 
@@ -29,10 +31,12 @@ from pathlib import Path
 from necro_env.warmup import ensure as warm_up
 
 from .common import (
-    DEFAULT_CONFIG, append_csv, build_game_for, has_progress_bar, load_config, make_vec_env, new_model,
-    opponent_label, parse_opponent_arg, prepare_run, read_csv, record_final_game, tb_log_dir, torch_setup,
-    write_json,
+    DEFAULT_CONFIG, Interrupted, Parser, append_csv, at_least, build_game_for, check_configs_folder, check_scenario,
+    has_progress_bar, input_agent, input_path, load_config, make_vec_env, new_model, opponent_label,
+    parse_opponent_arg, read_csv, record_final_game, run_cli, runs_root, tb_log_dir, torch_setup, write_json,
+    write_run_config,
 )
+from .run_folder import RunFolder, check_name, interrupt_flag, stop_callback
 
 
 def _callback_cls():
@@ -223,8 +227,6 @@ def training_curve(run: Path, out: Path | None = None, title: str | None = None)
 
 
 def train(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
-    from sb3_contrib import MaskablePPO
-
     from agents.checkpoint import load_model
 
     torch_setup(cfg.get("torch_threads", 1))
@@ -240,8 +242,8 @@ def train(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
     if resume:
         if not last.exists():
             raise FileNotFoundError(f"--resume: no checkpoint at {last}")
-        load_model(last, game, cfg["encoder"])  # refuses a mismatched checkpoint with the differences
-        model = MaskablePPO.load(last, env=venv, device="cpu", tensorboard_log=tb_log_dir(run / "tb"))
+        # checks the metadata against the env, runs no code from the file (agents/checkpoint.py)
+        model, _ = load_model(last, game, cfg["encoder"], env=venv, tensorboard_log=tb_log_dir(run / "tb"))
         log(f"[train] resumed from {last} at {model.num_timesteps} steps")
     else:
         model = new_model(cfg, venv, run / "tb", game)
@@ -256,8 +258,14 @@ def train(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
     t1 = time.time()
     if remaining > 0:
         cb = _callback_cls()(cfg, run, game, log)
-        model.learn(total_timesteps=remaining, callback=cb, reset_num_timesteps=not resume,
-                    progress_bar=has_progress_bar(), tb_log_name="ppo")
+        with interrupt_flag() as stop:  # Ctrl-C: stop at the next step, save, say how to resume
+            model.learn(total_timesteps=remaining, callback=[cb, stop_callback(stop, log)],
+                        reset_num_timesteps=not resume, progress_bar=has_progress_bar(), tb_log_name="ppo")
+        if stop.requested:
+            n = int(model.num_timesteps)
+            saved = save(model, run / "checkpoints", game, cfg, tag=f"step_{n}")
+            venv.close()
+            raise Interrupted(n, saved)
     train_s = time.time() - t1
     save(model, run / "checkpoints", game, cfg, tag=f"step_{model.num_timesteps}")
     from agents.checkpoint import save_checkpoint
@@ -321,18 +329,43 @@ def final_evaluation(run: Path, cfg: dict, game, log=print) -> dict:
 
 
 def main(argv=None):
+    """necro-train: the arguments and the config checked, the run folder claimed (training.run_folder),
+    then the run."""
+    args = parse_args(argv)
+    check_configs_folder()
+    cfg = load_config(input_path("--config", args.config), {
+        "opponent": parse_opponent_arg(input_agent(args.opponent)), "total_timesteps": args.timesteps,
+        "n_envs": args.n_envs, "eval.games": args.eval_games,
+        "pretrain.demonstrator": input_agent(args.demonstrator), "name": args.name,
+        "init_from": input_agent(args.init_from)})
+    check_scenario(cfg)
+    with RunFolder(runs_root(args.runs_dir), cfg["name"], "necro-train", resume=args.resume,
+                   overwrite=args.overwrite, argv=argv) as folder:  # refused here at once if in use
+        warm_up()
+        check_eval_opponents(cfg)
+        from .pretrain import check_warm_start
+
+        check_warm_start(cfg, "necro-train", resume=args.resume)
+        return run_training(cfg, folder.claim(), args.resume)
+
+
+def parse_args(argv=None):
+    """necro-train's arguments, the numbers and the run name checked (UsageError) before any work."""
     from necro_env.config.agent_spec import POLICY_NAMES
 
-    ap = argparse.ArgumentParser(prog="necro-train", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--config", type=Path, default=DEFAULT_CONFIG)
+    ap = Parser(prog="necro-train", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--config", type=Path, default=DEFAULT_CONFIG,
+                    help="a training config; a relative path is looked for in the working directory, then the "
+                         "repository root, then configs/")
     ap.add_argument("--opponent", default=None, help=f"{' | '.join(POLICY_NAMES)} | checkpoint .zip, or a "
                     f"mix drawn per episode: random=0.2,gunline=0.4,aggressor=0.4")
     ap.add_argument("--timesteps", type=int, default=None, help="override total_timesteps")
     ap.add_argument("--n-envs", type=int, default=None)
-    ap.add_argument("--name", default=None, help="run name (default: the config's name)")
+    ap.add_argument("--name", default=None, help="run name (default: the config's name): one folder name")
     ap.add_argument("--runs-dir", default=None, help="parent of the run folder (default: runs/)")
     ap.add_argument("--resume", action="store_true", help="continue from runs/<name>/checkpoints/last.zip")
+    ap.add_argument("--overwrite", action="store_true",
+                    help="delete an earlier run of this name and start again (without it an existing run is refused)")
     ap.add_argument("--eval-games", type=int, default=None, help="final evaluation games per opponent (0: skip)")
     ap.add_argument("--init-from", default=None, metavar="CHECKPOINT",
                     help="start from this checkpoint's policy (init_from; e.g. a pretrain run's bc.zip) instead "
@@ -341,17 +374,18 @@ def main(argv=None):
                     help=f"the warm start's demonstrator (pretrain.demonstrator): {' | '.join(POLICY_NAMES)} | "
                          f"rollout | checkpoint .zip | sides:a,b (gang g by the g-th)")
     args = ap.parse_args(argv)
-    cfg = load_config(args.config, {"opponent": parse_opponent_arg(args.opponent), "total_timesteps": args.timesteps,
-                                    "n_envs": args.n_envs, "eval.games": args.eval_games,
-                                    "pretrain.demonstrator": args.demonstrator, "name": args.name,
-                                    "init_from": args.init_from})
-    warm_up()
-    check_eval_opponents(cfg)
-    from .pretrain import check_warm_start
+    at_least("--timesteps", args.timesteps, 1)
+    at_least("--n-envs", args.n_envs, 1)
+    at_least("--eval-games", args.eval_games, 0)
+    if args.name is not None:
+        check_name(args.name)
+    return args
 
-    check_warm_start(cfg, "necro-train", resume=args.resume)
-    run = prepare_run(cfg, args.runs_dir)
-    out = train(cfg, run, resume=args.resume)
+
+def run_training(cfg: dict, run: Path, resume: bool) -> dict:
+    """Train into ``run`` (claimed), then the training curve, the final evaluation and summary.json."""
+    write_run_config(run, cfg)
+    out = train(cfg, run, resume=resume)
     # final_timesteps: the step of the policy saved as final.zip (with keep_best, maybe an earlier one)
     summary = {"timesteps": out["timesteps"], "final_timesteps": out["final_timesteps"],
                "train_seconds": out["train_seconds"]}
@@ -369,9 +403,9 @@ def main(argv=None):
 
 
 def cli(argv=None) -> None:
-    """The console script's entry point: ``main`` without its return value (the run's summary), which
-    ``sys.exit`` would print and turn into exit status 1."""
-    main(argv)
+    """The console script's entry point (common.run_cli): a refused input is one line and exit 2,
+    Ctrl-C saves a checkpoint and exits 130 with the command that resumes the run."""
+    run_cli("necro-train", main, argv)
 
 
 if __name__ == "__main__":

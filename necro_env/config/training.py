@@ -3,13 +3,15 @@ training/selfplay.py and training/evaluate.py (documented in docs/training.md)."
 from __future__ import annotations
 
 import math
+import re
+from pathlib import Path
 from typing import Annotated, Literal, Optional, Union
 
 from pydantic import BeforeValidator, Field, model_validator
 
 from .agent_spec import DEMOS, POLICY_NAMES, SEARCH, SpecError, listed, search_spec, side_specs
 from .errors import ConfigError, FieldProblem
-from .loader import load_file, resolve_path
+from .loader import config_root, load_file, resolve_path
 from .schemas import Strict
 
 BUILTIN_OPPONENTS = POLICY_NAMES  # the compiled policies (agent_spec.POLICY_NAMES, the one list of them)
@@ -98,6 +100,63 @@ def _check_anchor(v):
         raise FieldProblem((), v, f"expected {listed(POLICY_NAMES)} (a built-in agent the snapshots are rated "
                                   f"against)")
     return v
+
+
+# A run name is the name of one folder under the runs folder: never a path that leaves it ("..",
+# "a/b"), never a name a shell or argparse reads as an option ("-x"), never a hidden folder (".x",
+# where the lock file of training/run_folder.py lives). Checked here for the config's ``name`` and by
+# training/run_folder.py for every command's --name (2026-12-01: "--name .." wrote beside runs/).
+RUN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+RUN_NAME_HELP = ("a run name is one folder name: up to 100 letters, digits, '_', '.' and '-', starting with a "
+                 "letter or digit (no '/', '\\', '..' or leading '-')")
+
+
+def run_name_problem(name) -> str | None:
+    """None if ``name`` is a valid run name, else what is allowed (RUN_NAME_HELP)."""
+    ok = isinstance(name, str) and RUN_NAME.fullmatch(name) is not None and ".." not in name
+    return None if ok else RUN_NAME_HELP
+
+
+def _check_run_name(v):
+    if run_name_problem(v):
+        raise FieldProblem((), v, RUN_NAME_HELP)
+    return v
+
+
+REPOSITORY = Path(__file__).resolve().parents[2]  # the checkout holding configs/ and runs/ (an editable install)
+
+
+def places(path) -> list[tuple[Path, str]]:
+    """Where a relative path given on a command line is looked for, in order, each with the reason:
+    the working directory; the repository root, where the README's and docs' commands are written
+    (``--config configs/training/flat.yaml`` from any folder); the configs folder (the docs' "relative
+    to configs/"); and, for a path starting ``configs/`` when $NECRO_ENV_CONFIGS moves that folder, the
+    rest of it under the folder in use."""
+    p = Path(path)
+    if p.is_absolute():
+        return [(p, "the path as given")]
+    out = [(Path.cwd() / p, "the working directory"),
+           (REPOSITORY / p, "the repository root, where the docs' commands run"),
+           (config_root() / p, "the configs folder")]
+    if p.parts[0] == "configs" and len(p.parts) > 1:
+        out.append((config_root().joinpath(*p.parts[1:]), "the configs folder in use, for a path written from the "
+                                                          "repository root"))
+    seen, unique = set(), []
+    for place, why in out:
+        if place not in seen:
+            seen.add(place)
+            unique.append((place, why))
+    return unique
+
+
+def find_file(path) -> Path | None:
+    """The first file of ``places(path)``, or None."""
+    return next((place for place, _ in places(path) if place.is_file()), None)
+
+
+def not_found(path) -> str:
+    """"no such file; looked at A (why), B (why), ...": every place ``find_file`` tried."""
+    return "no such file; looked at " + ", ".join(f"{place} ({why})" for place, why in places(path))
 
 
 OpponentSpec = Annotated[str, BeforeValidator(_check_spec)]
@@ -197,7 +256,7 @@ ROW_ENCODERS = ("entity", "tactical", "advised")
 
 
 class TrainingFile(Strict):
-    name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")
+    name: Annotated[str, BeforeValidator(_check_run_name)]  # one folder under runs/ (RUN_NAME)
     scenario: str
     encoder: Literal[ENCODER_NAMES]
     learner: Union[Literal["random"], int] = "random"
@@ -249,6 +308,13 @@ class TrainingFile(Strict):
 
 
 def load_training(path=None) -> TrainingFile:
-    """Validate a training config (default configs/training/default.yaml); errors name file and field."""
+    """Validate a training config (default configs/training/default.yaml); errors name file and field.
+    A relative path is looked for in every place of ``places`` (a README command from another folder
+    finds its config), and a missing one is refused naming each place looked."""
+    if path is not None:
+        found = find_file(path)
+        if found is None:
+            raise ConfigError(path, "(file)", str(path), not_found(path))
+        path = found
     _, data = load_file(TrainingFile, path, "training/default.yaml", extends=True)
     return data

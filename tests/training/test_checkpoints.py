@@ -174,3 +174,23 @@ def test_make_agent_is_the_one_builder_of_every_spec(saved, tmp_path):
 
     with pytest.raises(SystemExit, match="necro-eval: unknown agent 'snipr'"):
         main(["gunline", "snipr", "--pairs", "1", "--runs-dir", str(tmp_path)])
+
+
+def test_checkpoint_metadata_records_the_game_config(saved):
+    """A checkpoint states the game config it trained on (GameConfig.to_json), as a replay does: the
+    scenario, the board and the rules variant round-trip through GameConfig (issue 51 item 1)."""
+    import json
+
+    from agents.checkpoint import env_metadata, meta_path
+    from necro_env.rulesets.necromunda.game_config import GameConfig
+    from necro_env.testing import board, fighter, gang, scenario
+
+    game = build_game(variant="house_legacy")
+    cfg = env_metadata(game, "flat")["game_config"]
+    assert cfg["variant"] == "house_legacy"
+    assert GameConfig.from_json(json.loads(json.dumps(cfg))).build().variant == "house_legacy"
+    assert json.loads(meta_path(saved[0]).read_text())["game_config"] == env_metadata(saved[1], "flat")["game_config"]
+    made_in_code = scenario(board("....\n...."), [gang("a", fighter("orlock", "ganger", [], name="x")),
+                                                  gang("b", fighter("goliath", "ganger", [], name="y"))],
+                            [dict(fighter="x", cell=(0, 0)), dict(fighter="y", cell=(3, 1))])
+    assert env_metadata(made_in_code, "flat")["game_config"] is None

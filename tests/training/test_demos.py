@@ -215,7 +215,8 @@ def test_the_commands_check_a_recording_before_the_run_starts(recording, tmp_pat
     acts[int(data["offsets"][3]) + 2] = data["actions"].max() + 10_000  # game 3 no longer replays
     bad = _rewrite(recording, tmp_path / "bad.npz", actions=acts)
     runs = tmp_path / "runs"
-    cfg = tiny_config(extra=f'pretrain: {{demonstrator: "demos:{bad}", games: 4, epochs: 1}}\n')
+    cfg = tiny_config(extra=f'pretrain: {{demonstrator: "demos:{bad}", games: 4, epochs: 1}}\n'
+                            "selfplay: {snapshot_every: 64}\n")  # (necro-selfplay checks that it has one first)
     for main, prog in ((train.main, "necro-train"), (selfplay.main, "necro-selfplay"),
                        (pretrain.main, "training.pretrain")):
         with pytest.raises(SystemExit, match=rf"^{prog}: pretrain.demonstrator: .*bad.npz: game 3 \(seed 800003\): "

@@ -70,8 +70,9 @@ def test_necro_eval_against_one_opponent_writes_the_paired_table(tmp_path, capsy
     assert float(row["score_diff"]) == pytest.approx(r["score_diff"])
     assert json.loads((run / "eval.json").read_text())["paired"][0]["minus"] == "aggressor"
     assert "eval_paired.csv" in capsys.readouterr().out
-    # the same run name again with no two agents sharing an opponent: the old table goes
-    res = evaluate.main(["gunline", "random", "--pairs", "1", "--runs-dir", str(tmp_path), "--name", "pd"])
+    # the same run name again (--overwrite) with no two agents sharing an opponent: the old table goes
+    res = evaluate.main(["gunline", "random", "--pairs", "1", "--runs-dir", str(tmp_path), "--name", "pd",
+                         "--overwrite"])
     assert res["paired"] == [] and not (run / "eval_paired.csv").exists()
 
 

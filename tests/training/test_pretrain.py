@@ -146,7 +146,9 @@ def test_init_from_starts_a_run_from_a_checkpoints_policy(tmp_path, tiny_config)
     assert a.keys() == b.keys() and all((a[k] == b[k]).all() for k in a)
     with pytest.raises(ConfigError, match=r"field 'init_from': got '.*nothing.zip'; expected the path of an existing"):
         train.main(["--config", str(cfg), "--runs-dir", str(tmp_path), "--init-from", str(tmp_path / "nothing.zip")])
-    wide = tiny_config(name="wide", total=64)
+    # (a selfplay: section, which necro-selfplay checks first and necro-train ignores, so that both reach init_from)
+    sp = "selfplay: {pool_size: 2, snapshot_every: 64, rating_games: 2}\n"
+    wide = tiny_config(name="wide", total=64, extra=sp)
     wide.write_text(wide.read_text().replace("net_arch: [32]", "net_arch: [48]"))
 
     def refused_before_the_run(config, folder, pattern):
@@ -168,7 +170,7 @@ def test_init_from_starts_a_run_from_a_checkpoints_policy(tmp_path, tiny_config)
     with pytest.raises(CheckpointMismatch, match=r"checkpoint .*final.zip: its policy network does not fit"):
         pretrain.init_from(model, src, game, wcfg["encoder"])
     # a checkpoint of another encoder is refused before the run starts, in one line (no run folder)
-    other = tiny_config(name="other", total=64)
+    other = tiny_config(name="other", total=64, extra=sp)
     other.write_text(other.read_text().replace("encoder: flat", "encoder: entity"))
     refused_before_the_run(other, "o", r" does not match this env:\n  encoder: checkpoint has 'flat', this env has "
                                        r"'entity'")

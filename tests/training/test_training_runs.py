@@ -27,8 +27,12 @@ def test_train_writes_a_run_and_resumes_from_the_last_checkpoint(tmp_path, tiny_
 
 
 def test_resume_without_a_checkpoint_is_refused(tmp_path, tiny_config):
-    with pytest.raises(FileNotFoundError, match="no checkpoint"):
-        train.main(["--config", str(tiny_config()), "--runs-dir", str(tmp_path), "--resume"])
+    """Refused before anything is made (it used to leave a run folder with config.yaml behind)."""
+    from training.run_folder import RunFolderError
+
+    with pytest.raises(RunFolderError, match="--resume: no checkpoint to resume at .*last.zip"):
+        train.main(["--config", str(tiny_config()), "--runs-dir", str(tmp_path / "runs"), "--resume"])
+    assert not (tmp_path / "runs").exists()
 
 
 def test_train_with_final_evaluation_and_battle_log(tmp_path, tiny_config):
