@@ -86,15 +86,7 @@ class NecromundaGymEnv(gymnasium.Env):
         self.illegal_action = illegal_action
         self.learner_mode = learner
         self.learner = 0 if learner == "random" else int(learner)
-        if opponents is None:
-            opponents = random_opponent
-        if callable(opponents) or hasattr(opponents, "act"):
-            self.opponents = [opponents] * self.n_gangs
-        else:
-            self.opponents = list(opponents)
-            if len(self.opponents) != self.n_gangs:
-                raise ValueError(f"opponents: give one callable or one per gang ({self.n_gangs}), "
-                                 f"got {len(self.opponents)}")
+        self.opponents = _opponent_list(random_opponent if opponents is None else opponents, self.n_gangs)
         self.observation_space = self.encoder.space(self.game)
         self.action_space = spaces.Discrete(self.game.n_actions)
         self._illegal_end = False
@@ -169,11 +161,11 @@ class NecromundaGymEnv(gymnasium.Env):
             if hasattr(opp, "act"):  # an agents.Agent: gets the Game, and its own encoder's observation
                 enc = getattr(opp, "encoder", None)
                 obs = None if enc is None else self._opponent_encoder(enc).encode(g, gang)
-                self._apply(int(opp.act(obs, g.mask[0].copy(), game=g)))
+                self._apply(action_index(opp.act(obs, g.mask[0].copy(), game=g)))
                 continue
             # the default random opponent ignores the observation: skip encoding it
             obs = None if opp is random_opponent else self.encoder.encode(g, gang)
-            self._apply(int(opp(obs, g.mask[0].copy(), self.np_random)))
+            self._apply(action_index(opp(obs, g.mask[0].copy(), self.np_random)))
 
     def _apply(self, index: int):
         """Play one decision of the game (any gang's), and record it with record_replay."""
@@ -199,3 +191,30 @@ class NecromundaGymEnv(gymnasium.Env):
         g = self.game
         return {"round": g.round, "learner": self.learner, "decision": g.decision[0] if not g.done else "none",
                 "winner": g.winner if g.done else None}
+
+
+def _is_opponent(x) -> bool:
+    return callable(x) or hasattr(x, "act")
+
+
+def _opponent_list(opponents, n_gangs: int) -> list:
+    """One opponent per gang from one callable or agent, or a list of them (one per gang). A name such
+    as "gunline" is refused with the way to make it an agent: this layer imports no agent module
+    (agents.make_agent builds every named agent, docs/training.md "Agents")."""
+    if _is_opponent(opponents):
+        return [opponents] * n_gangs
+    if isinstance(opponents, str):
+        raise ValueError(f"opponents={opponents!r}: give a callable opponent(obs, mask, rng) -> action or an "
+                         f"agent, not a name; for a named agent: opponents=agents.make_agent({opponents!r})")
+    try:
+        listed = list(opponents)
+    except TypeError:
+        raise ValueError(f"opponents: give one callable or agent, or a list of one per gang ({n_gangs}); "
+                         f"got {opponents!r} ({type(opponents).__name__})") from None
+    if len(listed) != n_gangs:
+        raise ValueError(f"opponents: give one callable or agent, or one per gang ({n_gangs}); got {len(listed)}")
+    for i, opp in enumerate(listed):
+        if not _is_opponent(opp):
+            raise ValueError(f"opponents[{i}]={opp!r}: each opponent is a callable or an agent"
+                             + (f"; for a named agent: agents.make_agent({opp!r})" if isinstance(opp, str) else ""))
+    return listed

@@ -105,6 +105,24 @@ def _make(**kw):
     return refused(lambda: necromunda_v0.env(**kw), ValueError)
 
 
+def _gym_with(**kw):
+    from necro_env.envs.gym_wrapper import NecromundaGymEnv
+
+    return refused(lambda: NecromundaGymEnv(encoder="flat", **kw), ValueError)
+
+
+def _gym_opponent_plays(action):
+    """An opponent whose action is not an integer: refused as the learner's would be, game unchanged."""
+    from necro_env.envs.gym_wrapper import NecromundaGymEnv
+    from necro_env.rulesets.necromunda.game import IllegalActionError
+
+    env = NecromundaGymEnv(encoder="flat", learner=1, opponents=lambda obs, mask, rng: action)
+    # gang 0, the opponent, decides first at seed 0: reset plays its turn, and refuses its action
+    text = refused(lambda: env.reset(seed=0), IllegalActionError)
+    assert env.game.current_gang == 0 and not env.game.events("activate"), "the opponent's action was played"
+    return text
+
+
 def _walled_zone_board():
     """zm_hall with three cells of gang 0's deployment zone turned into walls (zone marks kept)."""
     from necro_env.config import load_board
@@ -118,6 +136,14 @@ def _walled_zone_board():
 
 
 CASES = [
+    Case("env-gym-opponents-name", BUILD, '`NecromundaGymEnv(opponents="gunline")` ("got 7": its letters were counted as opponents)',
+         r"opponents='gunline': give a callable opponent\(obs, mask, rng\) -> action or an agent, not a name; "
+         r"for a named agent: opponents=agents\.make_agent\('gunline'\)", lambda: _gym_with(opponents="gunline")),
+    Case("env-gym-opponents-names", BUILD, '`NecromundaGymEnv(opponents=["gunline", "random"])`',
+         r"opponents\[0\]='gunline': each opponent is a callable or an agent; for a named agent: "
+         r"agents\.make_agent\('gunline'\)", lambda: _gym_with(opponents=["gunline", "random"])),
+    Case("env-gym-opponent-float-action", ACTIONS, "an opponent callable that returns 3.7 (played as 3 before)",
+         INT_ONLY + r"; got 3\.7 of type float", lambda: _gym_opponent_plays(3.7)),
     Case("env-action-float", ACTIONS, "`env.step(3.7)` (played as 3 before)",
          INT_ONLY + r"; got 3\.7 of type float", lambda: _aec_step(3.7)),
     Case("env-action-str", ACTIONS, '`env.step("3")` (played as 3 before)',
