@@ -204,21 +204,6 @@ def opponent_label(opponent) -> str:
     return " / ".join(f"{spec} {w:g}" for spec, w in opponent_weights(opponent).items())
 
 
-def prepare_run(cfg: dict, runs_dir=None, name=None) -> Path:
-    """runs/<name>/ with the resolved config.yaml, made if missing (training.pretrain's folder;
-    necro-train, necro-selfplay and necro-eval claim theirs with training.run_folder.RunFolder, which
-    also refuses an existing run and locks the folder). The name is one folder name (RUN_NAME)."""
-    from necro_env.config.training import run_name_problem
-
-    name = name or cfg["name"]
-    if run_name_problem(name):
-        raise UsageError(f"--name {name!r}: {run_name_problem(name)}")
-    run = runs_root(runs_dir) / name
-    run.mkdir(parents=True, exist_ok=True)
-    write_run_config(run, cfg)
-    return run
-
-
 def write_run_config(run: Path, cfg: dict) -> Path:
     """The run's resolved config, run/config.yaml."""
     (run / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))

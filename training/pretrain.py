@@ -279,12 +279,17 @@ def warm_start(model, cfg: dict, run, game, log=print):
 
 
 def main(argv=None):
+    """training.pretrain: the config, the warm start's demonstrator and the run folder checked before
+    any game is played; the folder claimed as necro-train claims its own (training/run_folder.py)."""
     from necro_env.config.agent_spec import POLICY_NAMES, SEARCH
 
-    from .common import load_config, make_vec_env, new_model, prepare_run, write_json
+    from .common import (
+        Parser, build_game_for, load_config, make_vec_env, new_model, runs_root, write_json, write_run_config,
+    )
+    from .run_folder import RunFolder
 
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = Parser(prog="training.pretrain", description=__doc__.split("\n\n")[0],
+                formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--config", default=None, help="training YAML (default configs/training/default.yaml)")
     ap.add_argument("--games", type=int, default=None, help="demonstration games (default: the config's)")
     ap.add_argument("--demonstrator", default=None, help=f"{' | '.join(POLICY_NAMES + (SEARCH,))} | "
@@ -292,25 +297,37 @@ def main(argv=None):
                                                                f"(recorded games, training/demos.py)")
     ap.add_argument("--runs-dir", default=None)
     ap.add_argument("--name", default=None, help="run folder name (default <config name>_bc)")
+    ap.add_argument("--overwrite", action="store_true", help="delete an earlier run of the same name first")
     args = ap.parse_args(argv)
     cfg = load_config(args.config, {"pretrain.games": args.games, "pretrain.demonstrator": args.demonstrator})
     if cfg.get("pretrain") is None:
-        raise SystemExit(f"{args.config or 'the default config'}: no 'pretrain' section")
+        raise SystemExit(f"training.pretrain: {args.config or 'the default config'}: no 'pretrain' section")
     warm_up()
     check_warm_start({**cfg, "init_from": None}, "training.pretrain")
-    run = prepare_run(cfg, args.runs_dir, args.name or cfg["name"] + "_bc")
-    venv = make_vec_env({**cfg, "n_envs": 1})
-    model = new_model(cfg, venv, run / "tb")
-    out = pretrain(model, cfg)
-    from agents.checkpoint import save_checkpoint
+    name = args.name or cfg["name"] + "_bc"
+    with RunFolder(runs_root(args.runs_dir), name, "training.pretrain", overwrite=args.overwrite, argv=argv,
+                   resumable=False) as folder:
+        run = folder.claim()
+        write_run_config(run, cfg)
+        venv = make_vec_env({**cfg, "n_envs": 1})
+        model = new_model(cfg, venv, run / "tb")
+        out = pretrain(model, cfg)
+        from agents.checkpoint import save_checkpoint
 
-    from .common import build_game_for
+        save_checkpoint(model, run / "bc.zip", build_game_for(cfg), cfg["encoder"],
+                        {"run": cfg["name"], "pretrain": out})
+        write_json(run / "pretrain.json", out)
+        print(f"[pretrain] wrote {run / 'bc.zip'}")
+        return out
 
-    save_checkpoint(model, run / "bc.zip", build_game_for(cfg), cfg["encoder"], {"run": cfg["name"], "pretrain": out})
-    write_json(run / "pretrain.json", out)
-    print(f"[pretrain] wrote {run / 'bc.zip'}")
-    return out
+
+def cli(argv=None) -> None:
+    """``python -m training.pretrain``: ``main`` through training.common.run_cli (a refused input is one
+    line and exit 2)."""
+    from .common import run_cli
+
+    run_cli("training.pretrain", main, argv)
 
 
 if __name__ == "__main__":
-    main()
+    cli()

@@ -113,6 +113,14 @@ def _eval(argv_of, setup=None, play=False):
     return run
 
 
+def _pretrain(argv_of, setup=None):
+    def run():  # (imported when the case runs: collecting the catalogue builds no command)
+        from training.pretrain import cli
+
+        return _refused_unchanged(cli, argv_of, setup)
+    return run
+
+
 def _ppo_fast(argv_of):
     def run():  # (imported when the case runs: collecting the catalogue builds no command)
         from training.ppo_fast import cli
@@ -221,6 +229,15 @@ CASES = [
          r"--name$",
          _eval(lambda t: ["random", "random", "--pairs", "1", "--runs-dir", t / "runs"],
                lambda t: _old_run(t, "eval", ("eval.md",)))),
+    Case("cli-pretrain-existing-run", RUN, "training.pretrain on a run name that already holds a run (it used "
+         "to write its bc.zip into the earlier run)",
+         r"^training\.pretrain: .*runs/tiny_bc already holds a run: --overwrite deletes it and starts again",
+         _pretrain(lambda t: ["--config", t / "tiny_bc.yaml", "--runs-dir", t / "runs", "--name", "tiny_bc"],
+                   lambda t: (_old_run(t, "tiny_bc"), _tiny(t, "tiny_bc", "pretrain: {demonstrator: gunline, games: 1}\n")))),
+    Case("cli-pretrain-name-parent", RUN, "training.pretrain --name ..",
+         r"^training\.pretrain: --name '\.\.': a run name is one folder name",
+         _pretrain(lambda t: ["--config", t / "tiny.yaml", "--runs-dir", t / "runs", "--name", ".."],
+                   lambda t: _tiny(t, "tiny", "pretrain: {demonstrator: gunline, games: 1}\n"))),
     Case("cli-train-resume-nothing", RUN, "necro-train --resume (no run of that name)",
          r"^necro-train: --resume: no checkpoint to resume at .*tiny/checkpoints/last\.zip \(there is no run folder",
          _train(lambda t: ["--config", _tiny(t), "--runs-dir", t / "runs", "--resume"])),
