@@ -5,10 +5,12 @@ it asserts the exit status and that nothing was written.
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import io
 import json
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -19,7 +21,9 @@ AREA = "Replays"
 
 @functools.lru_cache(maxsize=None)
 def _folder() -> Path:
-    return Path(tempfile.mkdtemp(prefix="necro_cases_replay_"))
+    folder = tempfile.mkdtemp(prefix="necro_cases_replay_")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)  # (a cached folder outlives any one case)
+    return Path(folder)
 
 
 @functools.lru_cache(maxsize=None)
