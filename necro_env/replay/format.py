@@ -21,7 +21,10 @@ import reprlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
+
+from .. import rulesets
+from ..core.hashing import content_hash
+from ..core.header import H_EVN, H_EVOVF
 
 FORMAT_NAME = "necro_env-replay"
 FORMAT_VERSION = 1
@@ -48,42 +51,11 @@ class Replay:
 
 
 # ---------------------------------------------------------------------------- hashes
-def _sha(*parts) -> str:
-    h = hashlib.sha256()
-    for p in parts:
-        if isinstance(p, np.ndarray):
-            h.update(str(p.dtype).encode() + str(p.shape).encode())
-            h.update(np.ascontiguousarray(p).tobytes())
-        else:
-            h.update(repr(p).encode())
-        h.update(b"|")
-    return h.hexdigest()[:16]
-
-
 def data_hashes(game) -> dict:
-    """Content hashes of the data a game was built from (weapons, armour, board, each gang)."""
-    from ..render.rgb import height_map
+    """Content hashes of the data a game was built from: its ruleset's (Ruleset.data_hashes)."""
+    from ..rulesets import get
 
-    b = game.board
-    hm = height_map(game)
-    gangs = []
-    for g in game.gangs:
-        parts = [g.name, g.house]
-        for f in g.fighters:
-            parts += [f.name, f.type_name, int(f.role), np.asarray(f.chars, np.int32), tuple(int(w) for w in f.weapons),
-                      int(f.armour), bool(f.bodyglove), bool(f.field_armour), int(f.group_activation),
-                      int(f.gang_hierarchy), int(f.shield)]
-            if f.start_conditions:  # appended only when set: the hashes of older gangs stay as they were
-                parts += ["start_conditions", int(f.start_conditions)]
-        gangs.append(_sha(*parts))
-    return {
-        "weapons": _sha(tuple(game.weapons.names), np.asarray(game.weapons.profiles)),
-        "armour": _sha(tuple(game.armours.names), np.asarray(game.armours.table)),
-        "board": _sha(b.name, np.asarray(b.terrain), np.asarray(b.doors), np.asarray(b.terminals),
-                      np.asarray(b.ductways), np.asarray(b.caskets), np.asarray(b.deploy),
-                      np.asarray(hm) if hm is not None else None),
-        "gangs": gangs,
-    }
+    return get(game.ruleset).data_hashes(game)
 
 
 def ruleset_code_hash() -> str:
@@ -96,18 +68,19 @@ def ruleset_code_hash() -> str:
     return h.hexdigest()[:16]
 
 
+_NOT_STATE = ("script", "spos", "ev")  # the dice script of tests and the event buffer (core.header)
+
+
 def state_hash(game) -> str:
-    """Hash of a game's state arrays (all but the event buffer and the dice script)."""
+    """Hash of a game's state arrays: every array of its State but the event buffer and the dice script."""
     s = game.state
-    return _sha(s.g, s.gang, s.fi, s.wp, s.door, s.casket, s.queue, s.rng)
+    return content_hash(*(a for name, a in zip(s._fields, s) if name not in _NOT_STATE))
 
 
 def event_rows(game) -> list:
-    from ..rulesets.necromunda.state import G_EVN, G_EVOVF
-
-    if int(game.state.g[0, G_EVOVF]):
+    if int(game.state.g[0, H_EVOVF]):
         raise RuntimeError("event buffer overflowed during the last step: the replay would be incomplete")
-    return game.state.ev[0, :int(game.state.g[0, G_EVN])].tolist()
+    return game.state.ev[0, :int(game.state.g[0, H_EVN])].tolist()
 
 
 # ---------------------------------------------------------------------------- reading
@@ -116,7 +89,6 @@ _HEADER_FIELDS = {"format": str, "version": int, "env_version": str, "ruleset": 
 _STEP_FIELDS = {"i": int, "gang": int, "action": int, "round": int, "events": list, "state": str}
 _RESET_FIELDS = {"round": int, "events": list, "state": str}
 _END_FIELDS = {"steps": int, "done": bool, "winner": int, "truncated": bool, "illegal": bool}
-RULESET = "necromunda"  # the one ruleset this package plays
 SEED_MAX = 2**64 - 1  # a game's seed is one uint64 (Game.reset)
 
 # The header's ``config``: the ``build_game`` arguments a recorder stores, each None or of this
@@ -208,9 +180,9 @@ def _check_header(path, head):
     refused here, naming its field, and never reaches the commands as a traceback."""
     _check_fields(path, 1, head, _HEADER_FIELDS)
     _check_section(path, head, "ruleset", {"name": "string", "code": "string"})
-    if head["ruleset"]["name"] != RULESET:
-        raise ReplayError(path, 1, "ruleset.name",
-                          f"unknown ruleset {head['ruleset']['name']!r:.40}; this necro_env plays {RULESET!r}")
+    if head["ruleset"]["name"] not in rulesets.names():
+        raise ReplayError(path, 1, "ruleset.name", f"unknown ruleset {head['ruleset']['name']!r:.40}; "
+                                                   f"this necro_env plays {', '.join(rulesets.names())}")
     _check_section(path, head, "hashes", {"weapons": "string", "armour": "string", "board": "string", "gangs": "strs"})
     _check_section(path, head, "names", _NAMES_FIELDS)
     _check_kind(path, "seed", head["seed"], (0, SEED_MAX))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import __version__
-from ..rulesets.necromunda.game import IllegalActionError
+from ..core.errors import IllegalActionError
 from .format import ReplayError, bounded, data_hashes, event_rows, read_replay, ruleset_code_hash, state_hash
 
 
@@ -79,10 +79,10 @@ def _check_names(rep, game):
 def build_from_header(rep):
     """The ``Game`` a replay was recorded on, checked against the recorded data hashes and names."""
     from ..config import ConfigError
-    from ..envs.necromunda_env import build_game
+    from .. import rulesets
 
     try:
-        game = build_game(**trusted_config(rep))
+        game = rulesets.get(rep.header["ruleset"]["name"]).config_from_json(trusted_config(rep)).build()
     except ConfigError as exc:
         raise ReplayError(rep.path, 1, "config", f"the recorded configuration does not load: {exc.file}: field "
                                                  f"'{exc.field}': got {bounded(exc.value)}; {exc.allowed}") from None

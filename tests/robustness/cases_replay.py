@@ -135,7 +135,7 @@ CASES = [
          r"line 1, field 'config\.max_doors': expected an integer from 0 to 256 or null, got int 1000000000",
          lambda: _show(_with("md.jsonl", 1, _set("config.max_doors", 10 ** 9)))),
     Case("replay-header-ruleset", AREA, "a header with `\"ruleset\": {\"name\": \"chess\"}`",
-         r"line 1, field 'ruleset\.name': unknown ruleset 'chess'; this necro_env plays 'necromunda'",
+         r"line 1, field 'ruleset\.name': unknown ruleset 'chess'; this necro_env plays necromunda",
          lambda: _show(_with("chess.jsonl", 1, _set("ruleset.name", "chess")))),
     Case("replay-header-seed-type", AREA, "a header with `\"seed\": \"5\"` (a string)",
          r"line 1, field 'seed': expected int, got str '5'",

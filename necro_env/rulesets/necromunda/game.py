@@ -14,6 +14,7 @@ import numpy as np
 
 from ...config import ArmourTable, BoardSpec, WeaponTable, load_armours, load_weapons
 from ...config.loader import check_mounted_loadout
+from ...core.errors import IllegalActionError  # noqa: F401  (raised here; re-exported for the rules' users)
 from ...core.fastcall import Pinned
 from ...core.geometry import build_arc_table, build_los_tables
 from ...core.rng import seed_game
@@ -38,15 +39,6 @@ Event = namedtuple("Event", "kind actor target fields")
 
 POSTURES = {"standing": PO_STANDING, "pinned": PO_PINNED, "seriously_injured": PO_SI}
 POSTURE_NAMES = {v: k for k, v in POSTURES.items()}
-
-
-class IllegalActionError(ValueError):
-    """An action that is not legal now. The game is left unchanged."""
-
-    def __init__(self, action, reason):
-        self.action = action
-        self.reason = reason
-        super().__init__(f"illegal action {action}: {reason}")
 
 
 # engine.step through its compiled entry point while the game's arrays stay the same objects
@@ -112,6 +104,8 @@ class Game:
     max_doors / max_caskets: sizes of the door and casket action ranges.
     variant: "core" (default) or "house_legacy" (docs/rules.md, House Legacy variant).
     """
+
+    ruleset = "necromunda"  # its name in the registry (necro_env.rulesets.get): generic code finds the rest there
 
     def __init__(self, board: BoardSpec, gangs, *, weapons: WeaponTable | None = None,
                  armours: ArmourTable | None = None, round_limit: int = 12, max_fighters: int | None = None,

@@ -1,0 +1,79 @@
+"""What a ruleset gives the rest of the package (DESIGN.md §11; docs/architecture.md, "Rulesets").
+
+A ruleset is a package under ``necro_env/rulesets/<name>/`` with a module ``ruleset.py`` that defines
+``RULESET``, a :class:`Ruleset`. Generic layers reach a game only through it (found by
+``necro_env.rulesets.get(name)``) and through the state header (``necro_env.core.header``), so adding
+a game is one package, its configs, its tests and one line in the registry.
+
+The fields are small and typed. Heavy modules (the numba engine, encoders, scripts) load only when a
+field's function is called: asking for one ruleset never imports, and so never compiles, another.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any, Callable
+
+
+class ParamKind(enum.Enum):
+    """What one parameter of an action kind indexes: enough for a generic codec, for pointer networks
+    (an entity or a cell parameter is scored per row or per cell) and for the docs' action tables."""
+
+    OWN_ENTITY = "own entity"  # a slot of the deciding player's own pieces (fighter, unit, regiment)
+    ENTITY = "entity"  # any piece, relative to the deciding player: own first, then the others in turn
+    ENEMY_ENTITY = "enemy entity"  # an opponent's piece
+    CELL = "cell"  # a board cell, y * W + x
+    ITEM = "item"  # a slot of the acting piece's equipment (weapon, weapon profile, spell)
+    ENUM = "enum"  # a small fixed choice (a facing, a door of the board, a reaction)
+
+
+@dataclass(frozen=True)
+class Param:
+    kind: ParamKind
+    size: int
+    name: str  # what it is in this game ("fighter", "weapon profile", "door", "facing", ...)
+
+
+@dataclass(frozen=True)
+class ActionKind:
+    """One range of the flat action space: ``size`` indices, one per combination of ``params`` (the
+    first parameter varies slowest)."""
+
+    name: str
+    params: tuple[Param, ...]
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for p in self.params:
+            n *= p.size
+        return n
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One rule system behind the seam.
+
+    name, version: the registry's name and the ruleset's own version (replays and checkpoints
+      store both).
+    players: the agents' name prefix (``gang`` -> ``gang_0``, ``gang_1``).
+    config_from_json: a JSON dict (a replay's or a checkpoint's ``config``) -> the game config, whose
+      ``build()`` makes a game and ``to_json()`` gives the dict back.
+    config_json: an env, a game or a config -> its config as JSON.
+    data_hashes: a game -> content hashes of the data it was built from (replays check them).
+    action_kinds: a game -> its action kinds, in the codec's order (their sizes add up to n_actions).
+    decision_names: the decision kind codes (header column H_DK) -> names.
+    env_module: the PettingZoo module (``env()``, ``raw_env()``), by import path.
+    gym_id: the Gymnasium id of its single-agent wrapper.
+    """
+
+    name: str
+    version: str
+    players: str
+    config_from_json: Callable[[dict], Any]
+    config_json: Callable[[Any], dict]
+    data_hashes: Callable[[Any], dict]
+    action_kinds: Callable[[Any], tuple[ActionKind, ...]]
+    decision_names: Callable[[], dict]
+    env_module: str
+    gym_id: str
