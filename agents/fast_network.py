@@ -228,7 +228,7 @@ def load_init(agent, path, what="--init"):
 
 def load_network(path, game):
     """A ``GreedyAgent`` playing the network of a ``--save`` file on ``game`` (``necro-eval`` calls this
-    for ``.pt`` specs). The file must carry its flags and env metadata (saved since session 10); a
+    for ``.pt`` specs). The file must carry its flags and env metadata (written by --save since 2026-11-25); a
     file for another game (board, gangs, env version, action layout) is refused naming what differs:
     every refusal (a missing, corrupt, bare or mismatched file) raises ``CheckpointMismatch``, as a
     refused MaskablePPO checkpoint does."""
@@ -237,7 +237,7 @@ def load_network(path, game):
     _, flags, env = _read_network(path, "network")
     if flags is None:
         raise CheckpointMismatch(f"network {path}: a bare state dict without its network flags (saved before "
-                                 f"session 10); continue it with --init and --save it again to play it here")
+                                 f"2026-11-25); continue it with --init and --save it again to play it here")
     check_compatible(env, game, input_encoder(flags), where=f"network {path}")
     net = FastNetwork(observation_space(game, flags["tactical_features"], flags["tactical_planes"]), game.n_actions,
                       flags["hidden"],

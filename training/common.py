@@ -214,8 +214,8 @@ def torch_setup(threads: int) -> None:
     """torch's CPU settings of every training entry point: ``threads`` intra-op threads, and
     denormal (subnormal) floats flushed to zero. A trained pointer policy's backward pass meets
     enough denormals to run at a quarter of its speed on an x86 CPU without flushing: the default
-    config's PPO phase ran 113 -> 203 steps/s with it (docs/results.md, "Re-run (session 14) and
-    denormal floats")."""
+    config's PPO phase ran 113 -> 203 steps/s with it (2026-11-26, commit 3207d7c; docs/results.md,
+    "Denormal floats")."""
     import torch
 
     torch.set_num_threads(threads)

@@ -158,7 +158,7 @@ STYLE_AGGRESSOR = 1
 STYLE_SENTRY = 2
 FAR = 10000  # path distance of a cell no enemy can reach
 
-# SENTRY: the whole tuning (its measured play by side: docs/results.md, "Session 24")
+# SENTRY: the whole tuning (its measured play by side: docs/results.md, "The scripted players")
 THREAT = 1  # a cell is in the enemy's charge reach when its threat slack (fill_threat_field) is at most this
 # (2 until revision 9: counting slack 2 as out of reach, so taking the chance that the charger needs the
 # D3's highest roll, won more games than 2, 0, -1, -2 or 4: docs/results.md, "The sentry Aims in charge reach")
@@ -171,26 +171,26 @@ PIN = 0.5  # a shot's worth of pinning a Standing enemy that could charge one of
 STRAY = 0.3  # a shot's worth lost per friend in the stray-shot corridor, x its share (stray_share)
 # Each script's revision: raised whenever its decisions change. A network observing the scripts' choices
 # (the advised encoder, necro_env/envs/advice.py) learned the decisions of the revisions it was trained
-# with: its checkpoint records them and is refused by another (agents.checkpoint). Sentry 2 (session
-# 29): it goes in to finish a beaten enemy (finishing). Ambusher 1: session 30's fourth script; 2 (session
-# 31): its reach counts the floor-height difference (ambushing). Sentry and ambusher 3 (session 37): in
-# charge reach with no cell out of it the sentry ends its activation where it stands (HOLD) instead of
+# with: its checkpoint records them and is refused by another (agents.checkpoint). Sentry 2 (2026-11-27):
+# it goes in to finish a beaten enemy (finishing). Ambusher 1 (2026-11-27): the fourth script; 2
+# (2026-11-27): its reach counts the floor-height difference (ambushing). Sentry and ambusher 3 (2026-11-28):
+# in charge reach with no cell out of it the sentry ends its activation where it stands (HOLD) instead of
 # Aiming with no shot to follow (docs/results.md, "The sentry holds where it stands"). Gunline 2, sentry and
-# ambusher 4 (session 38): they Aim only when a shot can follow it: an Unwieldy weapon's Shoot is a Double
+# ambusher 4 (2026-11-28): they Aim only when a shot can follow it: an Unwieldy weapon's Shoot is a Double
 # action, so after an Aim its carrier could not fire it (best_shot's ``acts_left``). Gunline 3, sentry and
-# ambusher 5 (session 38): nor at a target out of the arc it faces, which it could shoot only by turning
+# ambusher 5 (2026-11-28): nor at a target out of the arc it faces, which it could shoot only by turning
 # before its first action (docs/results.md, "The heavy weapons fire"). Gunline 4, aggressor 2, sentry and
-# ambusher 6 (session 39): a twin Shoot (two Sidearms, rules §7.8) is scored at its target, as the two shots'
+# ambusher 6 (2026-11-28): a twin Shoot (two Sidearms, rules §7.8) is scored at its target, as the two shots'
 # worth there at -1 each, on the Shoot's scale; it had one score for every target (the best single shot at
 # -1, below any Shoot), so it was rarely played and then at a target drawn by the tie-break; and a Shoot
 # after an Aim counts the Aim's +1 (docs/results.md, "Twin sidearms at their target").
-# Sentry and ambusher 7 (session 39): the sentry values the shot it would Aim for, and whether it has a
+# Sentry and ambusher 7 (2026-11-28): the sentry values the shot it would Aim for, and whether it has a
 # shot worth taking at all, as it scores its Shoot (best_shot's ``sentry``: pinning worth less the stray-shot
-# corridor); it Aimed for shots it then did not take. Sentry and ambusher 8 (session 43): in charge reach it
+# corridor); it Aimed for shots it then did not take. Sentry and ambusher 8 (2026-11-29): in charge reach it
 # turns to face the nearest enemy before it ends its activation where it stands, as it does out of reach
 # (a fighter charged from outside its vision arc turns to face at -1 to hit, rules 8.1); revision 3's HOLD
 # floor on the End had left that Turn below it (docs/results.md, "Where the search's Orlock games are won").
-# Sentry and ambusher 9 (session 44): in charge reach too it Aims before its shot, spending both actions
+# Sentry and ambusher 9 (2026-11-29): in charge reach too it Aims before its shot, spending both actions
 # where it stands; it had shot at once to keep its second action for getting out of the reach, which won
 # fewer games; and THREAT is 1, not 2 (docs/results.md, "The sentry Aims in charge reach").
 REVISIONS = {"gunline": 4, "aggressor": 2, "sentry": 9, "ambusher": 9}
