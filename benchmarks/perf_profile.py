@@ -8,7 +8,7 @@ plays random legal games on ``BatchedGames`` for ``--seconds`` and, before it ex
 loaded in this process (``perf_map``). ``perf`` reads that file to name samples in JIT code,
 which it otherwise shows as bare addresses (numba registers no symbols with it). Sizes are the
 gaps between consecutive symbols, so a sample in a function's padding counts for it.
-docs/performance.md ("Where the time goes") has what this found in session 16.
+docs/performance.md ("Where the time goes") has what this found on 2026-11-26.
 """
 from __future__ import annotations
 
