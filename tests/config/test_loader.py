@@ -74,7 +74,9 @@ def test_every_shipped_yaml_loads():
 
     loaders = {"houses": load_house, "gangs": load_gang, "boards": load_board, "scenarios": load_scenario,
                "training": load_training, "ppo_fast": lambda p: ppo_fast.parse_args(["--config", str(p)])}
-    files = sorted(CONFIG_ROOT.rglob("*.yaml"))
+    # Necromunda's files; configs/firefight/ is Firefight's, loaded by its own loaders
+    # (tests/firefight/test_ff_data_files.py::test_every_shipped_file_loads)
+    files = sorted(p for p in CONFIG_ROOT.rglob("*.yaml") if "firefight" not in p.relative_to(CONFIG_ROOT).parts)
     assert len(files) >= 14
     for path in files:
         folder = path.parent.name
