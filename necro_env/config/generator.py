@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from necro_env.config import schemas as S
+from necro_env.config.board_seeds import EVAL_SEEDS, TRAIN_SEEDS, board_seeds  # noqa: F401  (re-exported)
 from necro_env.config.errors import FieldProblem, from_problem
 from necro_env.config.loader import BoardSpec, _readonly, _validate
 from necro_env.core.terrain import (
@@ -41,9 +42,7 @@ from necro_env.core.terrain import (
 KINDS = {"zone_mortalis": "zone_mortalis", "zm": "zone_mortalis", "sector": "sector"}
 SYMMETRIES = ("none", "rot180", "mirror", "rot90")
 SHORT = {"zone_mortalis": "zm", "sector": "sector"}
-# Seed convention for training on many maps and evaluating on held-out ones (docs/boards.md).
-TRAIN_SEEDS = range(1_000_000)
-EVAL_SEEDS = range(1_000_000, 1_010_000)
+# Seed convention for training on many maps and evaluating on held-out ones: config/board_seeds.py.
 MAX_DOORS = 32  # the engine's limit (door bit masks of the LOS tables)
 MIN_SIZE = 12
 
@@ -771,13 +770,6 @@ def board_differences(a: BoardSpec, b: BoardSpec) -> list[str]:
 # ---------------------------------------------------------------------------
 
 
-def board_seeds(split: str = "train") -> range:
-    """Board seeds of a split: ``train`` = 0..999,999, ``eval`` = 1,000,000..1,009,999 (held out)."""
-    if split == "train":
-        return TRAIN_SEEDS
-    if split == "eval":
-        return EVAL_SEEDS
-    raise ValueError(f"split must be 'train' or 'eval', got {split!r}")
 
 
 _ARG_KEYS = {"width": int, "height": int, "n_zones": int, "zone_cells": int, "caskets": int, "max_doors": int,

@@ -20,12 +20,11 @@ from __future__ import annotations
 import numpy as np
 
 from necro_env.config import schemas as S
+from necro_env.config.board_seeds import EVAL_SEEDS, TRAIN_SEEDS, board_seeds  # noqa: F401  (re-exported)
 from necro_env.rulesets.firefight import data as D
 
-# Seed convention for training on many maps and evaluating on held-out ones (docs/boards.md).
-TRAIN_SEEDS = range(1_000_000)
-EVAL_SEEDS = range(1_000_000, 1_010_000)
-
+# Seed convention for training on many maps and evaluating on held-out ones: config/board_seeds.py,
+# the same split as Necromunda's generated boards.
 SIZE = D.TABLE
 EDGE_ROWS = 2  # rows along each table edge left open: every unit finds open ground to deploy on
 IN_ZONES = ("ruins", "woods", "barricade")  # kinds that may reach into a deployment zone
@@ -35,15 +34,6 @@ PIECES = (20, 40)  # allowed ``pieces``
 DEFAULT_PIECES = (22, 28)  # drawn per seed when ``pieces`` is None
 PLACE_TRIES = 40  # positions tried for one piece before it is given up
 MAX_DRAWS = 50  # whole boards drawn before giving up (a failed draw is rare: pieces never touch)
-
-
-def board_seeds(split: str = "train") -> range:
-    """Board seeds of a split: ``train`` = 0..999,999, ``eval`` = 1,000,000..1,009,999 (held out)."""
-    if split == "train":
-        return TRAIN_SEEDS
-    if split == "eval":
-        return EVAL_SEEDS
-    raise ValueError(f"split must be 'train' or 'eval', got {split!r}")
 
 
 # ---------------------------------------------------------------------------
