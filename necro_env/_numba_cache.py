@@ -1,4 +1,5 @@
-"""Where numba keeps compiled machine code (docs/testing.md, "Running the tests").
+"""Where numba keeps compiled machine code, and which compiler the project's functions use
+(docs/testing.md, "Running the tests"; docs/performance.md, "numba versions and the fallback").
 
 numba re-checks only the source file of the function it loads from its cache, so an
 edit to a callee in another module would leave stale machine code behind. We therefore
@@ -12,13 +13,27 @@ key the cache folder by a hash of the compiled sources:
   policy edit recompiles both; a batch edit recompiles the batch kernels only). The engine
   functions they call load from the engine cache.
 
+numba fixes a function's cache folder when it is decorated, so ``core.jit.njit`` points
+numba at the folder for the project's own decorations only (:func:`decorating_into`); numba's
+global setting, and with it every other library's numba cache, is left as numba chose it.
 An explicit ``NUMBA_CACHE_DIR`` is respected for everything. Old versions' folders stay until
 ``python -m necro_env.cache --prune`` deletes them (``necro_env/cache.py``).
+
+The compiler. The project's compile machinery (``core/jit.py`` and the modules it names) builds
+on numba's private classes as numba 0.68 has them. :func:`fast_machinery` is the one place
+that decides whether it is used: only with numba and llvmlite inside :data:`TESTED` (the range
+pyproject.toml pins) and without ``NECRO_STOCK_NUMBA=1``. Otherwise every project function is
+plain ``numba.njit(cache=True)`` (the same games, a slower first compile), one
+:class:`StockNumbaWarning` says why, and its cache lives under ``<base>/stock`` (or
+``$NUMBA_CACHE_DIR/necro_stock``), apart from the fast path's, whose entries stock numba cannot
+read (and the reverse).
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import re
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -30,6 +45,16 @@ LEAF_DEPS = {
     "policies": ("policies/*.py",),
     "batch": ("policies/*.py", "batch/*.py"),
 }
+
+# the versions the compile machinery is written and tested against: [low, high) of (major, minor)
+TESTED = {"numba": ((0, 68), (0, 69)), "llvmlite": ((0, 50), (0, 51))}
+STOCK_VAR = "NECRO_STOCK_NUMBA"  # "1": plain numba.njit even on a tested version (tests, bug hunts)
+STOCK_FOLDER = "stock"  # the fallback's cache: <base>/stock/..., or $NUMBA_CACHE_DIR/necro_stock
+STOCK_EXPLICIT = "necro_stock"
+
+
+class StockNumbaWarning(UserWarning):
+    """The project's functions compile with plain ``numba.njit`` (:func:`fast_machinery`)."""
 
 
 # Python-side modules among those globs: no compiled code reads them (package inits, the game
@@ -46,6 +71,62 @@ PYTHON_ONLY = frozenset({
 })
 
 
+# ---------------------------------------------------------------------------- the compiler
+def _minor(version: str):
+    """(major, minor) of a version string such as ``0.68.1`` or ``0.69.0rc1``; None if unreadable."""
+    m = re.match(r"(\d+)\.(\d+)", version)
+    return (int(m[1]), int(m[2])) if m else None
+
+
+def installed_versions() -> dict[str, str]:
+    import llvmlite
+    import numba
+
+    return {"numba": numba.__version__, "llvmlite": llvmlite.__version__}
+
+
+def tested_range() -> str:
+    """:data:`TESTED` as pyproject.toml writes it: ``numba>=0.68,<0.69, llvmlite>=0.50,<0.51``."""
+    return ", ".join(f"{name}>={lo[0]}.{lo[1]:02d},<{hi[0]}.{hi[1]:02d}" for name, (lo, hi) in TESTED.items())
+
+
+def stock_reason(environ=None, versions=None) -> str | None:
+    """Why the project's functions must compile with plain numba, or None when the fast machinery
+    may be used. ValueError (naming the value) for a ``NECRO_STOCK_NUMBA`` other than 0 or 1."""
+    environ = os.environ if environ is None else environ
+    raw = environ.get(STOCK_VAR, "").strip()
+    if raw not in ("", "0", "1"):
+        raise ValueError(f"{STOCK_VAR} must be 0 or 1 (or unset), got {raw!r}")
+    versions = installed_versions() if versions is None else versions
+    outside = [f"{name} {v}" for name, v in versions.items()
+               if not (_minor(v) is not None and TESTED[name][0] <= _minor(v) < TESTED[name][1])]
+    if outside:
+        return f"{' and '.join(outside)} outside the tested range"
+    return f"{STOCK_VAR}=1" if raw == "1" else None
+
+
+_FAST: bool | None = None
+
+
+def fast_machinery() -> bool:
+    """Whether the project's compile machinery is used in this process (decided once, on first call:
+    ``core.jit`` asks when it is imported). False with one :class:`StockNumbaWarning` naming the
+    installed versions and the tested range."""
+    global _FAST
+    if _FAST is None:
+        reason = stock_reason()
+        if reason is not None:
+            import warnings
+
+            v = installed_versions()
+            warnings.warn(f"necro_env: {reason} (numba {v['numba']}, llvmlite {v['llvmlite']}; tested: "
+                          f"{tested_range()}): compiling with plain numba.njit(cache=True), the same games "
+                          "after a slower first compile", StockNumbaWarning, stacklevel=2)
+        _FAST = reason is None
+    return _FAST
+
+
+# ---------------------------------------------------------------------------- cache folders
 def hashed_files(globs) -> list[Path]:
     """The source files whose contents key the cache folder of ``globs``."""
     return sorted(q for g in globs for q in HERE.glob(g) if q.relative_to(HERE).as_posix() not in PYTHON_ONLY)
@@ -60,7 +141,9 @@ def _hash(globs) -> str:
 
 
 def _base() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "necro_env" / "numba"
+    """The folder of this process's cache folders: the fallback's apart (module docstring)."""
+    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "necro_env" / "numba"
+    return root if fast_machinery() else root / STOCK_FOLDER
 
 
 def _ready(path: Path) -> str | None:
@@ -72,11 +155,13 @@ def _ready(path: Path) -> str | None:
     return str(path)
 
 
+_LEAF_DIR: dict = {}  # package (None: the engine) -> its folder, made once per process
+
+
 def engine_cache_dir() -> str | None:
-    return _ready(_base() / _hash(ENGINE_GLOBS))
-
-
-_LEAF_DIR: dict = {}
+    if None not in _LEAF_DIR:
+        _LEAF_DIR[None] = _ready(_base() / _hash(ENGINE_GLOBS))
+    return _LEAF_DIR[None]
 
 
 def leaf_cache_dir(package: str = "policies") -> str | None:
@@ -94,37 +179,49 @@ def _leaf_package(f) -> str:
     return "policies"  # leaf code elsewhere (scripts, tests) builds on the policies at most
 
 
-def configure() -> None:
-    """Point numba at the engine cache folder (called when necro_env is imported)."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return
-    path = engine_cache_dir()
-    if path is not None:
-        import numba
+def decoration_folder(folder: str | None) -> str | None:
+    """The folder numba is to cache a project function into: ``folder`` (the engine's or a leaf's),
+    or under an explicit ``NUMBA_CACHE_DIR`` that folder itself (fast machinery) or its
+    ``necro_stock`` subfolder (plain numba). None: numba's own default location."""
+    explicit = os.environ.get("NUMBA_CACHE_DIR")
+    if explicit:
+        return explicit if fast_machinery() else _ready(Path(explicit) / STOCK_EXPLICIT)
+    return folder
 
-        numba.config.CACHE_DIR = path
+
+@contextlib.contextmanager
+def decorating_into(folder: str | None):
+    """numba caches what is decorated in this block into ``folder`` (None: numba's default);
+    numba's global setting is restored after it."""
+    if folder is None:
+        yield
+        return
+    import numba
+
+    old = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = folder
+    try:
+        yield
+    finally:
+        numba.config.CACHE_DIR = old
+
+
+def configure() -> None:
+    """Called when necro_env is imported. Nothing is set process-wide any more: the project's
+    functions are pointed at their cache folders as they are decorated (:func:`decorating_into`),
+    so other numba code in the process keeps numba's own cache location."""
 
 
 def leaf_njit(fn=None, **options):
     """``core.jit.njit(cache=True, **options)`` with the cache in the leaf folder.
 
     numba fixes a function's cache location when it is decorated, so the folder is
-    switched for the decoration only. Import the engine modules a leaf calls before
+    chosen for the decoration only. Import the engine modules a leaf calls before
     decorating (ordinary top-of-file imports do this).
     """
-    import numba
-
     from .core.jit import njit  # one compiled version per function, as in the engine
 
     def deco(f):
-        path = leaf_cache_dir(_leaf_package(f))
-        if os.environ.get("NUMBA_CACHE_DIR") or path is None:
-            return njit(cache=True, **options)(f)
-        old = numba.config.CACHE_DIR
-        numba.config.CACHE_DIR = path
-        try:
-            return njit(cache=True, **options)(f)
-        finally:
-            numba.config.CACHE_DIR = old
+        return njit(cache=True, cache_folder=leaf_cache_dir(_leaf_package(f)), **options)(f)
 
     return deco(fn) if fn is not None else deco

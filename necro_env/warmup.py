@@ -14,12 +14,17 @@ call graph share the compile. This module does that on purpose:
   scalars, named tuples of them; :func:`encode_type`), not as pickled numba objects, so the file
   does not depend on numba's version; ``tests/properties/test_warmup.py`` checks it against a fresh recording;
 - :func:`ensure` compiles the plan when its cache is cold: this process and ``jobs - 1`` helper
-  processes each take the first unit nobody has claimed whose callees are all compiled
-  (:func:`share`; claims are files in a temporary folder), so they work on different branches of
-  the call graph (this process leaves the ``parallel=True`` kernels to the helpers and loads
-  nothing it did not compile: loading a batch kernel starts numba's OpenMP threads, which made
-  torch's training 1.6-2x slower in a process that never ran them). When every unit has a cache
-  entry it returns at once (a few file checks). Anything the plan misses compiles on first use as before.
+  processes each take, among the units nobody has claimed whose callees are all compiled, the one
+  with the longest chain of compile time still behind it (:func:`ranks`, from the compile seconds
+  the recording measured; claims are files in a temporary folder), so they work on different
+  branches of the call graph and the longest chain starts first (this process leaves the
+  ``parallel=True`` kernels to the helpers and loads nothing it did not compile: loading a batch
+  kernel starts numba's OpenMP threads, which made torch's training 1.6-2x slower in a process that
+  never ran them). When every unit has a cache entry it returns at once (a few file checks).
+  Anything the plan misses compiles on first use as before.
+
+The plan is the fast compile machinery's (``core.jit``): with plain numba (an untested numba
+version, or ``NECRO_STOCK_NUMBA=1``) there is no warm-up and numba compiles on first use.
 
 The first game a process builds runs :func:`ensure` (:func:`on_first_game`, called by
 ``Game.__init__``), so every use of the library starts with it: the envs, the batched core, the
@@ -29,6 +34,7 @@ at most 4; ``1`` or ``0`` turns the warm-up off). Measured: docs/performance.md,
 
     python -m necro_env.warmup [--jobs N]
     python -m necro_env.warmup --record   # rewrite compile_plan.json after changing the code's types
+                                          # (compiles the plan script once on an empty cache, to time it)
 """
 from __future__ import annotations
 
@@ -66,38 +72,47 @@ for encoder in ("entity", "flat", "spatial", "tactical"):
 """
 
 # what the recording subprocess runs before PLAN_SCRIPT: numba's dispatchers instrumented to list
-# the units (functions compiled from Python, or separately compiled) in the order they finish
+# the units (functions compiled from Python, or separately compiled) in the order they finish, with
+# the CPU seconds each took itself (less the units compiled inside it: on a cold cache its compile
+# time, the ranks' weight; on a warm one a load's)
 _RECORD = r"""
-import atexit, json, os
+import atexit, json, os, time
 os.environ["NECRO_WARMUP_JOBS"] = "1"  # no warm-up on the first game: the script's own compiles are recorded
 from numba.core import sigutils
-from necro_env.core import jit
+from necro_env.core import jit, separate
 from necro_env import warmup
-_orig, _rows, _index, _stack, _deps = jit.OneVersionDispatcher.compile, [], {}, [], {}
+assert jit.FAST, "the plan is the fast machinery's"
+_orig, _rows, _index, _stack = jit.OneVersionDispatcher.compile, [], {}, []
 def _compile(self, sig):
     args = tuple(sigutils.normalize_signature(sig)[0])
     key = (self.py_func.__module__, self.py_func.__qualname__, repr(args))
     unit = not _stack or self._necro_is_separate or key in _index
-    parent = next((k for k, u in reversed(_stack) if u), None)  # the nearest unit being compiled
-    _stack.append((key, unit))
+    parent = next((f for f in reversed(_stack) if f[1]), None)  # the nearest unit being compiled
+    _stack.append([key, unit, 0.0])  # the third: seconds of the units compiled inside this one
+    t0 = time.process_time()
     try:
         out = _orig(self, sig)
     finally:
-        _stack.pop()
+        inner = _stack.pop()[2]
+    spent = time.process_time() - t0
+    if unit and parent is not None:
+        parent[2] += spent
     if unit:
         if key not in _index:
             _index[key] = len(_rows)
             row = warmup.plan_row(self.py_func.__module__, self.py_func.__qualname__, args)
-            direct = {_index[d] for d in _deps.get(key, ()) if d in _index}
-            # transitively closed, so that a cold recording (direct callees) and a warm one (the
-            # cache manifests' lists) give the same plan
+            row["cost"] = round(spent - inner, 2)
+            # the separate functions its machine code calls, directly or through linked helpers (what
+            # its cache manifest lists, core.separate), transitively closed: the same on a cold cache
+            # as on a warm one (where nesting alone would miss a helper compiled before, for another)
+            lib = self.overloads[args].library
+            direct = {_index[(m, q, repr(a))] for m, q, a, _ in getattr(lib, separate._DEPS, None) or ()
+                      if (m, q, repr(a)) in _index}
             row["deps"] = sorted(direct.union(*(_rows[d]["deps"] for d in direct)))
             row["python"] = False
             _rows.append(row)
         if not _stack:  # called from Python: the warm-up also makes its CPython entry (core.pywrap)
             _rows[_index[key]]["python"] = True
-        if parent is not None and parent != key:
-            _deps.setdefault(parent, set()).add(key)
     return out
 jit.OneVersionDispatcher.compile = _compile
 atexit.register(lambda: open({path!r}, "w").write(json.dumps(_rows)))
@@ -159,13 +174,22 @@ def plan_row(module: str, qualname: str, args) -> dict:
 
 
 # ---------------------------------------------------------------------------- the plan
-def record(script: str = PLAN_SCRIPT, env: dict | None = None, cwd=None) -> list[dict]:
+def record(script: str = PLAN_SCRIPT, env: dict | None = None, cwd=None, cold: bool = False) -> list[dict]:
     """Run ``script`` in a subprocess with numba's dispatchers instrumented; the units it compiled
-    or loaded, callees first (with a warm cache it takes seconds and compiles nothing)."""
+    or loaded, callees first, each with its own CPU seconds (``cost``). With a warm cache it takes
+    seconds and compiles nothing (the costs are then load times); ``cold``: on an empty temporary
+    cache, so that the costs are compile times (what ``--record`` writes; minutes)."""
     import tempfile
 
+    from . import _numba_cache
+
+    if not _numba_cache.fast_machinery():
+        raise PlanError("the compile plan is recorded with the fast compile machinery (core.jit); this process "
+                        f"uses plain numba (unset {_numba_cache.STOCK_VAR}, or install {_numba_cache.tested_range()})")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "plan.json"
+        if cold:
+            env = dict(os.environ if env is None else env, NUMBA_CACHE_DIR=str(Path(tmp) / "cache"))
         r = subprocess.run([sys.executable, "-c", _RECORD.replace("{path!r}", repr(str(out))) + script],
                            env=env, cwd=cwd, capture_output=True, text=True, check=False)
         if r.returncode != 0:
@@ -188,7 +212,8 @@ def write_plan(rows: list[dict], path: Path = PLAN_PATH) -> None:
                 table.append(a)
             ids.append(index[key])
         units.append({"module": u["module"], "function": u["function"], "args": ids, "deps": u.get("deps", []),
-                      **({"python": True} if u.get("python") else {})})
+                      **({"python": True} if u.get("python") else {}),
+                      **({"cost": round(u["cost"], 1)} if u.get("cost") is not None else {})})
     head = {"format": PLAN_FORMAT, "recorded_with_numba": numba.__version__}
     lines = [json.dumps(head)[:-1] + ',\n"types": [']  # one line per type and per unit, for readable diffs
     lines += [json.dumps(t) + "," for t in table]
@@ -218,9 +243,32 @@ def read_plan(path: Path = PLAN_PATH) -> list[dict]:
                             f"(indices of earlier units): {u!r}")
         if not isinstance(u.get("python", False), bool):
             raise PlanError(f"{path}: unit {i}'s python flag is not true or false: {u!r}")
+        cost = u.get("cost")
+        if cost is not None and not (isinstance(cost, (int, float)) and not isinstance(cost, bool) and cost >= 0):
+            raise PlanError(f"{path}: unit {i}'s cost is not a number of seconds >= 0: {u!r}")
         units.append({"module": u["module"], "function": u["function"], "args": [table[a] for a in u["args"]],
-                      "deps": u["deps"], "python": u.get("python", False)})
+                      "deps": u["deps"], "python": u.get("python", False), "cost": cost})
     return units
+
+
+def ranks(units: list[dict]) -> list[float]:
+    """Each unit's rank for :func:`share`: its compile seconds plus the longest chain of compile
+    seconds of the units that wait for it, the unit itself included (a unit's ``cost``, as the
+    recording measured it; a unit without one counts as the mean of the others). The processes take
+    the ready unit of highest rank, so the longest chain starts first and the other processes fill in
+    around it. Measured against the plan's own order (callees first, as recorded: the scripts' long
+    unit came last), on two processes: docs/performance.md, "Compile time"."""
+    known = [u["cost"] for u in units if u.get("cost") is not None]
+    default = sum(known) / len(known) if known else 1.0
+    users = [[] for _ in units]
+    for i, u in enumerate(units):
+        for d in u["deps"]:
+            users[d].append(i)
+    rank = [0.0] * len(units)
+    for i in reversed(range(len(units))):  # deps come before their users: users are ranked first
+        cost = units[i].get("cost")
+        rank[i] = (default if cost is None else cost) + max((rank[j] for j in users[i]), default=0.0)
+    return rank
 
 
 def resolve(units: list[dict]) -> list[tuple]:
@@ -273,13 +321,16 @@ def default_jobs() -> int:
     return cpu_jobs()
 
 
-def share(units, claims: Path, alive=lambda: True, poll: float = 0.02, parallel: bool = True) -> int:
+def share(units, claims: Path, alive=lambda: True, poll: float = 0.02, parallel: bool = True,
+          rank=None) -> int:
     """This process's share of the plan: claim (an exclusive file in ``claims``) and compile the
-    first unit not yet claimed whose deps are all done, until every unit is claimed; units already
-    cached count as done. Returns the number this process compiled. Stops early when ``alive()``
-    turns false (the other processes' state, checked while waiting). ``parallel=False``: leave the
-    ``parallel=True`` kernels to the others (see :func:`ensure`)."""
+    unit of highest ``rank`` (:func:`ranks`; default: the first) not yet claimed whose deps are all
+    done, until every unit is claimed; units already cached count as done. Returns the number this
+    process compiled. Stops early when ``alive()`` turns false (the other processes' state, checked
+    while waiting). ``parallel=False``: leave the ``parallel=True`` kernels to the others (see
+    :func:`ensure`)."""
     n, mine = len(units), 0
+    order = sorted(range(n), key=lambda i: (-rank[i], i)) if rank is not None else range(n)
     done = [_cached(d) for d, *_ in units]
     claimed = list(done)
     mine_to_take = [parallel or not d.targetoptions.get("parallel") for d, *_ in units]
@@ -289,7 +340,7 @@ def share(units, claims: Path, alive=lambda: True, poll: float = 0.02, parallel:
                 claimed[i] = True
             if not done[i] and os.path.exists(claims / f"{i}.done"):
                 done[i] = True
-        ready = [i for i in range(n) if mine_to_take[i] and not claimed[i] and all(done[j] for j in units[i][2])]
+        ready = [i for i in order if mine_to_take[i] and not claimed[i] and all(done[j] for j in units[i][2])]
         took = False
         for i in ready:
             try:
@@ -319,17 +370,24 @@ def ensure(jobs: int | None = None, path: Path = PLAN_PATH, quiet: bool = False)
     docstring). Returns what was done: the plan's ``units``, how many were ``missing`` from the
     cache, ``jobs``, ``seconds``, and when it compiled, ``compiled_here`` and
     ``compiled_by_helpers``. An unreadable or outdated plan, or a helper that dies, does not fail
-    the run: numba compiles what is left on first use as usual (a warning says why)."""
+    the run: numba compiles what is left on first use as usual (a warning says why). With plain
+    numba (``stock``: True) there is no warm-up (module docstring)."""
     import warnings
 
     import numba
+
+    from . import _numba_cache
 
     t0 = time.perf_counter()
     info = {"units": 0, "missing": 0, "jobs": 0, "seconds": 0.0}
     if numba.config.DISABLE_JIT:
         return info
+    if not _numba_cache.fast_machinery():
+        info["stock"] = True
+        return info
     try:
-        units = resolve(read_plan(path))
+        rows = read_plan(path)
+        units = resolve(rows)
     except PlanError as e:
         warnings.warn(f"necro_env.warmup: {e}; compiling on first use instead", stacklevel=2)
         return info
@@ -359,7 +417,7 @@ def ensure(jobs: int | None = None, path: Path = PLAN_PATH, quiet: bool = False)
         # or loading one starts numba's OpenMP threads, which made torch's training 1.6-2x slower in
         # a process that never ran them (docs/performance.md); a run loads what it uses later
         info["compiled_here"] = share(units, claims, alive=lambda: all(h.poll() is None for h in helpers),
-                                      parallel=False)
+                                      parallel=False, rank=ranks(rows))
         ok = True
     finally:
         info["compiled_by_helpers"] = []
@@ -399,15 +457,26 @@ def main(argv=None):
     ap.add_argument("--plan", default=str(PLAN_PATH), help=argparse.SUPPRESS)
     ap.add_argument("--helper", default=None, help=argparse.SUPPRESS)  # internal: a helper sharing this claims folder
     args = ap.parse_args(argv)
+    from . import _numba_cache
+
+    try:
+        _numba_cache.stock_reason()  # a bad NECRO_STOCK_NUMBA: said before anything is compiled
+    except ValueError as e:
+        raise SystemExit(f"necro-warmup: {e}") from None
     if args.helper is not None:
         parent = os.getppid()
-        n = share(resolve(read_plan(Path(args.plan))), Path(args.helper), alive=lambda: os.getppid() == parent)
+        rows = read_plan(Path(args.plan))
+        n = share(resolve(rows), Path(args.helper), alive=lambda: os.getppid() == parent, rank=ranks(rows))
         print(n, flush=True)
         return 0
     if args.record:
-        rows = record()
+        try:
+            rows = record(cold=True)
+        except PlanError as e:
+            raise SystemExit(f"necro-warmup: {e}") from None
         write_plan(rows, Path(args.plan))
-        print(f"recorded {len(rows)} units into {args.plan}")
+        seconds = sum(r["cost"] for r in rows)
+        print(f"recorded {len(rows)} units into {args.plan} ({seconds:.0f} s of compile in one process)")
         return 0
     if args.jobs is not None and args.jobs < 1:
         raise SystemExit(f"necro-warmup: --jobs must be at least 1, got {args.jobs}")
@@ -421,6 +490,9 @@ def main(argv=None):
     except PlanError as e:
         raise SystemExit(f"necro-warmup: {e}") from None
     info = ensure(args.jobs, Path(args.plan))
+    if info.get("stock"):
+        print("necro-warmup: plain numba (the warning above says why): no warm-up, numba compiles on first use")
+        return 0
     if info["missing"] == 0:
         state = "already cached"
     elif info["jobs"] == 0:  # one process: nothing shared, numba compiles on first use

@@ -17,8 +17,16 @@ callee's parameters are such copies). Every use that lets a value escape (return
 numba lowers as a ``cast``; putting it in a tuple or container; binding it to a variable that is
 assigned more than once) takes its own reference as before, so only the argument's own
 bookkeeping pair disappears.
+
+:class:`InlinerCopy` makes numba's IR inlining (``inline="always"`` callees, expanded at every call
+site) copy a callee's variable scope once per copy instead of once per block (its docstring); the
+inlined IR is the same, its copying took half of the scripts' largest compile unit
+(docs/performance.md, "Compile time"). ``core.separate.project_compile`` puts it in numba's
+inliner while a project function compiles.
 """
 from __future__ import annotations
+
+import copy
 
 from numba.core import ir, lowering
 from numba.core.compiler import CompilerBase, DefaultPassBuilder
@@ -110,3 +118,42 @@ class BorrowedArgsCompiler(CompilerBase):
         pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
         pm.passes = [(BorrowingNativeLowering if p is NativeLowering else p, d) for p, d in pm.passes]
         return [pm]
+
+
+class InlinerCopy:
+    """The ``copy`` module as numba's inliner (``inline_closurecall.InlineWorker.inline_ir``) sees it
+    while a project function compiles: ``deepcopy`` of an IR block reuses one copy of the block's
+    scope for all the blocks of one IR copy.
+
+    numba copies a callee's IR block by block, each ``copy.deepcopy(block)`` with a memo of its own,
+    so every block copies the whole scope with every variable of the function: quadratic in the
+    callee's size, and an expanded callee's size includes the helpers expanded into it. 72% of the
+    scripts' ``heuristic_action`` compile went there (docs/performance.md). Here the scope is copied
+    once and each block is copied with a memo that starts from that copy's, which gives what numba's
+    copy gives (the same statements and variables, the blocks' variables those of the scope copy)
+    but for one thing numba's inliner does not look at: the blocks share one scope object instead of
+    equal copies (it renames the first block's scope's variables, then moves every block into the
+    caller's scope). A new IR copy starts when a block of another scope, or a block already copied,
+    comes (numba copies a callee's IR twice: the copy, then an untouched copy of the copy).
+    """
+
+    def __init__(self):
+        self._entry = None  # (scope, its copy's memo, the blocks copied with it)
+
+    def deepcopy(self, x, memo=None):
+        if memo is not None or type(x) is not ir.Block:
+            return copy.deepcopy(x, memo)
+        entry = self._entry
+        if entry is None or entry[0] is not x.scope or id(x) in entry[2]:
+            memo0 = {}
+            copy.deepcopy(x.scope, memo0)
+            entry = self._entry = (x.scope, memo0, {})
+        entry[2][id(x)] = x  # held, so that its id is not reused while the entry lives
+        return copy.deepcopy(x, dict(entry[1]))
+
+    def forget(self):
+        """Drop the last scope copy (at the end of a compile)."""
+        self._entry = None
+
+    def __getattr__(self, name):  # anything else of the copy module
+        return getattr(copy, name)

@@ -10,7 +10,9 @@ word, so 255 words fit before a lane overflows), and a word's own count is its b
 ``(v * 0x0101010101010101) >> 56``, so the search skips empty words and counts a word in one
 multiplication. Results equal the byte-by-byte loops' (tests/properties/test_bytemask.py).
 
-Under ``NUMBA_DISABLE_JIT=1`` (plain Python) the two functions are numpy one-liners.
+Under ``NUMBA_DISABLE_JIT=1`` (plain Python) the two functions are numpy one-liners. With plain
+numba (``core.jit``: an untested numba version, or ``NECRO_STOCK_NUMBA=1``) ``load_u64`` is not
+an LLVM intrinsic but the same word assembled from its eight bytes.
 """
 from __future__ import annotations
 
@@ -20,33 +22,42 @@ from llvmlite import ir
 from numba.core import types
 from numba.extending import intrinsic
 
-from .jit import njit
+from .jit import FAST, njit
 
 _LANES = np.uint64(0x00FF00FF00FF00FF)
 _SUM16 = np.uint64(0x0001000100010001)
 _SUM8 = np.uint64(0x0101010101010101)
 
 
-@intrinsic
-def load_u64(typingctx, row, i):
-    """The eight bytes ``row[i:i + 8]`` of a 1-d C-contiguous array of 1-byte items as one
-    little-endian uint64 (an unaligned load; the caller keeps ``i + 8 <= len(row)``)."""
-    if not (isinstance(row, types.Array) and row.ndim == 1 and row.layout == "C"
-            and row.dtype in (types.boolean, types.uint8, types.int8)):
-        return None
-    if not isinstance(i, types.Integer):
-        return None
+if FAST:
+    @intrinsic
+    def load_u64(typingctx, row, i):
+        """The eight bytes ``row[i:i + 8]`` of a 1-d C-contiguous array of 1-byte items as one
+        little-endian uint64 (an unaligned load; the caller keeps ``i + 8 <= len(row)``)."""
+        if not (isinstance(row, types.Array) and row.ndim == 1 and row.layout == "C"
+                and row.dtype in (types.boolean, types.uint8, types.int8)):
+            return None
+        if not isinstance(i, types.Integer):
+            return None
 
-    def codegen(context, builder, signature, args):
-        arr = context.make_array(signature.args[0])(context, builder, args[0])
-        byte_ptr = builder.bitcast(arr.data, ir.IntType(8).as_pointer())
-        offset = context.cast(builder, args[1], signature.args[1], types.intp)
-        word_ptr = builder.bitcast(builder.gep(byte_ptr, [offset]), ir.IntType(64).as_pointer())
-        value = builder.load(word_ptr)
-        value.align = 1
-        return value
+        def codegen(context, builder, signature, args):
+            arr = context.make_array(signature.args[0])(context, builder, args[0])
+            byte_ptr = builder.bitcast(arr.data, ir.IntType(8).as_pointer())
+            offset = context.cast(builder, args[1], signature.args[1], types.intp)
+            word_ptr = builder.bitcast(builder.gep(byte_ptr, [offset]), ir.IntType(64).as_pointer())
+            value = builder.load(word_ptr)
+            value.align = 1
+            return value
 
-    return types.uint64(row, i), codegen
+        return types.uint64(row, i), codegen
+else:  # plain numba: no intrinsic (core.jit's fallback touches nothing of numba's code generation)
+    @njit(cache=True, inline="always")
+    def load_u64(row, i):
+        """The eight bytes ``row[i:i + 8]`` as one little-endian uint64, byte by byte."""
+        v = np.uint64(0)
+        for j in range(8):
+            v |= (np.uint64(row[i + j]) & np.uint64(0xFF)) << np.uint64(8 * j)  # an int8's bits, unextended
+        return v
 
 
 if numba.config.DISABLE_JIT:

@@ -22,6 +22,17 @@ and large ones are compiled *separately*: called by their callers instead of lin
 (:mod:`necro_env.core.compile_lock`): another process asking for it waits and loads the result.
 Functions are compiled without numba's CPython and C wrappers; a version gets its CPython entry
 point when Python first calls it (:mod:`necro_env.core.pywrap`).
+
+Scope and versions. All of that builds on numba's private classes as numba 0.68 has them, so it
+is used only when :func:`necro_env._numba_cache.fast_machinery` says so (numba and llvmlite in the
+tested range pyproject.toml pins, ``NECRO_STOCK_NUMBA`` not ``1``); otherwise :func:`njit` is
+plain ``numba.njit`` with the function's own options (the same games after a slower first compile;
+tests/properties/test_numba_fallback.py) and none of those modules is imported. With the fast
+machinery nothing of numba's is changed for other code: the project's functions get this
+module's dispatcher class and pipeline, their code libraries are ``core.separate.ProjectLibrary``
+(numba's codegen makes them only while a project function compiles,
+``separate.project_compile``), so another library's ``numba.njit`` function in the same process
+compiles as stock numba compiles it (tests/properties/test_numba_scope.py).
 """
 from __future__ import annotations
 
@@ -30,12 +41,13 @@ from numba.core import sigutils, types
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
 
-from . import compile_lock, lazy_code, lazy_link, pywrap, separate
-from .borrowed_args import BorrowedArgsCompiler
+from .. import _numba_cache
 
-separate.install()
-lazy_link.install()
-lazy_code.install()
+FAST = _numba_cache.fast_machinery()  # the one decision (that function's docstring)
+
+if FAST:
+    from . import compile_lock, pywrap, separate
+    from .borrowed_args import BorrowedArgsCompiler
 
 
 def widen(t):
@@ -50,7 +62,8 @@ def widen(t):
 
 
 class OneVersionDispatcher(CPUDispatcher):
-    """A CPU dispatcher whose jitted callers share one version per widened signature."""
+    """A CPU dispatcher whose jitted callers share one version per widened signature (only made
+    with the fast machinery: module docstring)."""
 
     _necro_is_separate = False
 
@@ -60,13 +73,14 @@ class OneVersionDispatcher(CPUDispatcher):
     def compile(self, sig):
         """numba's ``compile``, with the separate callees of a cached version loaded before it
         (:func:`necro_env.core.separate.load_deps`; a cached version whose callees do not match is
-        compiled afresh)."""
+        compiled afresh), the project's code libraries and inliner (``separate.project_compile``)."""
         args, _ = sigutils.normalize_signature(sig)
         args = tuple(args)
         done = self.overloads.get(args)
         if done is not None:
             return done.entry_point
-        with global_compiler_lock, compile_lock.held(self):  # one process at a time (compile_lock)
+        # one process at a time (compile_lock)
+        with global_compiler_lock, compile_lock.held(self), separate.project_compile(self.targetctx):
             if args in self.overloads:
                 return self.overloads[args].entry_point
             deps = separate.load_deps(self, args)
@@ -106,20 +120,28 @@ def _no_cached_version(sig, target_context):
     return None
 
 
-def njit(fn=None, **options):
+def njit(fn=None, *, cache_folder=None, **options):
     """``numba.njit(**options)`` with :class:`OneVersionDispatcher` (module docstring).
     ``inline="always"`` functions are expanded into their callers and never dispatched.
     ``separate``: compile the function separately (default: when its bytecode is large,
-    :func:`necro_env.core.separate.is_separate`)."""
-
-    options.setdefault("pipeline_class", BorrowedArgsCompiler)
-    options.setdefault("no_cpython_wrapper", True)  # made on demand (core.pywrap)
-    options.setdefault("no_cfunc_wrapper", True)  # the core takes no function addresses
+    :func:`necro_env.core.separate.is_separate`). ``cache_folder``: where ``cache=True`` caches it
+    (default the engine's folder; ``_numba_cache.leaf_njit`` gives a leaf's). Without the fast
+    machinery: plain ``numba.njit(**options)``, ``separate`` ignored."""
     sep = options.pop("separate", None)
+    if FAST:
+        options.setdefault("pipeline_class", BorrowedArgsCompiler)
+        options.setdefault("no_cpython_wrapper", True)  # made on demand (core.pywrap)
+        options.setdefault("no_cfunc_wrapper", True)  # the core takes no function addresses
 
     def deco(f):
-        disp = numba.njit(**options)(f)  # cache=True: the cache folder is fixed here
-        if numba.config.DISABLE_JIT:  # NUMBA_DISABLE_JIT=1: numba returns the plain function
+        folder, opts = None, options
+        if options.get("cache"):
+            folder = _numba_cache.decoration_folder(cache_folder or _numba_cache.engine_cache_dir())
+            if folder is None and not FAST:  # no folder of its own: not numba's default, the fast path's
+                opts = dict(options, cache=False)
+        with _numba_cache.decorating_into(folder):  # numba fixes the cache folder here
+            disp = numba.njit(**opts)(f)
+        if numba.config.DISABLE_JIT or not FAST:  # plain numba (or, JIT disabled, the plain function)
             return disp
         disp.__class__ = OneVersionDispatcher
         disp._necro_is_separate = separate.is_separate(f, options) if sep is None else bool(sep)

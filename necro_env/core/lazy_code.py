@@ -25,10 +25,15 @@ machine code is made (:func:`ensure`) when something asks for it:
 Libraries finalized explicitly (numba's runtime, whose functions compiled code calls by symbol;
 gufunc wrappers) get their machine code at once, as before.
 
+This is the middle layer of the code library the project's functions compile into
+(:class:`LazyCodeLibrary`, on ``core.lazy_link``'s and under ``core.separate``'s); numba's own
+classes are not changed, so other numba code in the process keeps numba's behaviour (``core.jit``).
+
 numba sets each function's environment pointer (``set_env``) right after compiling or loading
 it, and a cached caller's pointers to the environments of the callees linked into it; for a
-pending library those globals are not in the engine yet, so the environment is kept (the codegen's
-``_necro_envs``) and :func:`ensure` sets every ``NumbaEnv`` global of the module once it is loaded.
+pending library those globals are not in the engine yet, so the environment is kept (numba sets
+them through ``library.codegen``, which for these libraries is :class:`_EnvKeeper`) and
+:func:`ensure` sets every ``NumbaEnv`` global of the module once it is loaded.
 
 Caching. A pending library is cached without machine code: the entry (kind :data:`KIND`) holds
 the module's bitcode, in the form callers link (``_get_module_for_linking``: exported functions
@@ -52,12 +57,7 @@ _PENDING = "_necro_code_pending"  # library attribute: finalized, not in the JIT
 _SYMBOLS = "_necro_symbols"  # library attribute of one loaded from a KIND entry: the symbols it defines
 _DEFER = "_necro_defer"  # set by finalize_without_code for the _finalize_final_module it calls
 _ENV_PREFIX = "_ZN08NumbaEnv"
-_ENVS = "_necro_envs"  # codegen attribute: {env name: environment} numba asked to set before its code was made
-
-_Lib = codegen.JITCodeLibrary
-_finalize_final_module = codegen.CPUCodeLibrary._finalize_final_module
-_get_pointer = _Lib.get_pointer_to_function
-_get_compiled_object = codegen.CPUCodeLibrary._get_compiled_object
+_HELD_ENVS: dict = {}  # {env name: environment} numba asked to set before the code defining it was made
 _set_env = codegen.JITCPUCodegen.set_env
 
 
@@ -81,10 +81,9 @@ def ensure(library) -> bool:
     if cleanup:
         weakref.finalize(library, cleanup)
     library._finalize_specific()
-    held = library._codegen.__dict__.get(_ENVS, {})
     for gv in module.global_variables:  # the environments numba could not set before (module docstring)
         if gv.name.startswith(_ENV_PREFIX) and not gv.is_declaration:
-            env = held.get(gv.name)
+            env = _HELD_ENVS.get(gv.name)
             if env is None:
                 env = lookup_environment(gv.name)
             if env is not None:
@@ -92,20 +91,13 @@ def ensure(library) -> bool:
     return True
 
 
-def _defines(library, name) -> bool:
-    symbols = library.__dict__.get(_SYMBOLS)
-    if symbols is not None:
-        return name in symbols
-    try:
-        return not library._final_module.get_function(name).is_declaration
-    except NameError:
-        return False
-
-
-# ------------------------------------------------------------------ numba's code library, patched
 def finalize_without_code(library) -> None:
-    """Finalize ``library`` unless it is, leaving its machine code to :func:`ensure`."""
+    """Finalize ``library`` unless it is, leaving its machine code to :func:`ensure` (a library of
+    another class, made outside the project's compiles, is finalized as numba does)."""
     if not library._finalized:
+        if not isinstance(library, LazyCodeLibrary):
+            library.finalize()
+            return
         library.__dict__[_DEFER] = True
         try:
             library.finalize()
@@ -113,69 +105,80 @@ def finalize_without_code(library) -> None:
             library.__dict__.pop(_DEFER, None)
 
 
-def _finalize_final_module_deferred(self):
-    if not self.__dict__.pop(_DEFER, False):  # loading cached machine code: as numba does
-        return _finalize_final_module(self)
-    self._finalize_dynamic_globals()
-    self._verify_declare_only_symbols()
-    self._finalized = True
-    self.__dict__[_PENDING] = True
+class _EnvKeeper:
+    """``library.codegen`` of a :class:`LazyCodeLibrary`: numba's codegen, whose ``set_env`` keeps
+    the environment of a global that is not in the JIT engine yet (module docstring)."""
+
+    __slots__ = ("_cg",)
+
+    def __init__(self, cg):
+        self._cg = cg
+
+    def __getattr__(self, name):
+        return getattr(self._cg, name)
+
+    def set_env(self, env_name, env):
+        if self._cg._engine.is_symbol_defined(env_name):
+            _set_env(self._cg, env_name, env)
+        else:  # numba's registry of environments holds them weakly: kept here until ensure sets it
+            _HELD_ENVS[env_name] = env
 
 
-def _get_pointer_to_function(self, name):
-    """numba's, making the machine code only for a symbol the library defines (module docstring)."""
-    if not _defines(self, name):
-        finalize_without_code(self)
-        return 0 if pending(self) else _get_pointer(self, name)
-    ensure(self)
-    return _get_pointer(self, name)
+class LazyCodeLibrary(lazy_link.LazyLinkLibrary):
+    """numba's JIT code library that makes machine code only when it is asked for (module docstring)."""
 
+    @property
+    def codegen(self):
+        return _EnvKeeper(self._codegen)
 
-def _get_compiled_object_made(self):
-    ensure(self)
-    return _get_compiled_object(self)
+    def _finalize_final_module(self):
+        if not self.__dict__.pop(_DEFER, False):  # loading cached machine code, or finalized explicitly
+            return super()._finalize_final_module()
+        self._finalize_dynamic_globals()
+        self._verify_declare_only_symbols()
+        self._finalized = True
+        self.__dict__[_PENDING] = True
 
+    def _defines(self, name) -> bool:
+        symbols = self.__dict__.get(_SYMBOLS)
+        if symbols is not None:
+            return name in symbols
+        try:
+            return not self._final_module.get_function(name).is_declaration
+        except NameError:
+            return False
 
-def _serialize(self):
-    """A pending library's cache entry is its linking bitcode (module docstring)."""
-    if not pending(self):
-        return lazy_link.serialize(self)
-    symbols = self.__dict__.get(_SYMBOLS)
-    module = self._get_module_for_linking()
-    if symbols is None:
-        symbols = lazy_link.defined_symbols(module)
-    return self.name, KIND, (module.as_bitcode(), symbols)
+    def get_pointer_to_function(self, name):
+        """numba's, making the machine code only for a symbol the library defines (module docstring)."""
+        if not self._defines(name):
+            finalize_without_code(self)
+            return 0 if pending(self) else super().get_pointer_to_function(name)
+        ensure(self)
+        return super().get_pointer_to_function(name)
 
+    def _get_compiled_object(self):
+        ensure(self)
+        return super()._get_compiled_object()
 
-def _unserialize(cls, cg, state):
-    name, kind, data = state
-    if kind != KIND:
-        return lazy_link.unserialize(cls, cg, state)
-    bitcode, symbols = data
-    self = cg.create_library(name)
-    setattr(self, lazy_link._LAZY, bitcode)  # parsed when a caller links it or its code is made
-    self.__dict__[_SYMBOLS] = frozenset(symbols)
-    self._finalized = True
-    self.__dict__[_PENDING] = True
-    return self
+    def serialize_using_object_code(self):
+        """A pending library's cache entry is its linking bitcode (module docstring)."""
+        if not pending(self):
+            return super().serialize_using_object_code()
+        symbols = self.__dict__.get(_SYMBOLS)
+        module = self._get_module_for_linking()
+        if symbols is None:
+            symbols = lazy_link.defined_symbols(module)
+        return self.name, KIND, (module.as_bitcode(), symbols)
 
-
-def _set_env_if_loaded(self, env_name, env):
-    """``set_env`` for an environment whose global is in the engine; a pending library's are kept
-    (numba's registry of environments holds them weakly) and set by :func:`ensure`."""
-    if self._engine.is_symbol_defined(env_name):
-        _set_env(self, env_name, env)
-    else:
-        self.__dict__.setdefault(_ENVS, {})[env_name] = env
-
-
-def install() -> None:
-    """Patch numba's code library once (called when ``core.jit`` is imported, after ``lazy_link``)."""
-    lib = codegen.CPUCodeLibrary
-    if _Lib.get_pointer_to_function is not _get_pointer_to_function:
-        lib._finalize_final_module = _finalize_final_module_deferred
-        _Lib.get_pointer_to_function = _get_pointer_to_function
-        lib._get_compiled_object = _get_compiled_object_made
-        lib.serialize_using_object_code = _serialize
-        lib._unserialize = classmethod(_unserialize)
-        codegen.JITCPUCodegen.set_env = _set_env_if_loaded
+    @classmethod
+    def _unserialize(cls, cg, state):
+        name, kind, data = state
+        if kind != KIND:
+            return super()._unserialize(cg, state)
+        bitcode, symbols = data
+        self = cls(cg, name)
+        setattr(self, lazy_link._LAZY, bitcode)  # parsed when a caller links it or its code is made
+        self.__dict__[_SYMBOLS] = frozenset(symbols)
+        self._finalized = True
+        self.__dict__[_PENDING] = True
+        return self

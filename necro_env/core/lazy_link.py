@@ -11,17 +11,17 @@ docs/performance.md, "Compile time").
 Here a cache entry also records the names of the symbols its shared module defines, so loading
 registers them with numba's JIT engine (it maps a declared symbol that it does not know to an
 abort stub) without parsing; the bitcode is parsed the first time a caller links the library.
-Entries written before this (two-part data) load as numba loads them.
+Entries in numba's own two-part format load as numba loads them.
+
+This is one layer of the code library the project's functions compile into
+(:class:`LazyLinkLibrary`, below ``core.lazy_code``'s and ``core.separate``'s layers); numba's own
+classes are not changed, so other numba code in the process is not affected (``core.jit``).
 """
 from __future__ import annotations
 
 from numba.core import codegen
 
 _LAZY = "_necro_lazy_bitcode"  # library attribute: the shared module's bitcode, not parsed yet
-
-_serialize = codegen.CPUCodeLibrary.serialize_using_object_code
-_unserialize = codegen.CPUCodeLibrary._unserialize.__func__
-_for_linking = codegen.CPUCodeLibrary._get_module_for_linking
 
 
 def defined_symbols(module) -> list[str]:
@@ -30,39 +30,34 @@ def defined_symbols(module) -> list[str]:
                   for gv in group if not gv.is_declaration)
 
 
-def serialize(self):
-    """``serialize_using_object_code`` with the linking module's symbol names (also what
-    ``core.lazy_code`` writes for a library with machine code)."""
-    name, kind, (obj, bitcode) = _serialize(self)
-    return name, kind, (obj, bitcode, defined_symbols(self._get_module_for_linking()))
+class LazyLinkLibrary(codegen.JITCodeLibrary):
+    """numba's JIT code library whose cache entries list their symbols (module docstring)."""
 
+    def serialize_using_object_code(self):
+        """numba's entry with the linking module's symbol names as a third part."""
+        name, kind, (obj, bitcode) = super().serialize_using_object_code()
+        return name, kind, (obj, bitcode, defined_symbols(self._get_module_for_linking()))
 
-def unserialize(cls, cg, state):
-    name, kind, data = state
-    if kind != "object" or len(data) != 3:
-        return _unserialize(cls, cg, state)
-    obj, bitcode, symbols = data
-    self = cg.create_library(name)
-    self.enable_object_caching()
-    self._set_compiled_object(obj)
-    setattr(self, _LAZY, bitcode)
-    self._finalize_final_module()
-    engine = self._codegen._engine
-    engine._defined_symbols |= set(symbols)
-    return self
+    @classmethod
+    def _unserialize(cls, cg, state):
+        name, kind, data = state
+        if kind != "object" or len(data) not in (2, 3):
+            raise ValueError(f"unsupported serialization kind {kind!r}")
+        self = cls(cg, name)
+        self.enable_object_caching()
+        self._set_compiled_object(data[0])
+        if len(data) == 2:  # numba's two-part entry: parsed at once, as numba does
+            self._shared_module = codegen.ll.parse_bitcode(data[1])
+            symbols = defined_symbols(self._shared_module)
+        else:
+            setattr(self, _LAZY, data[1])
+            symbols = data[2]
+        self._finalize_final_module()
+        cg._engine._defined_symbols |= set(symbols)
+        return self
 
-
-def _get_module_for_linking(self):
-    bitcode = self.__dict__.pop(_LAZY, None)
-    if bitcode is not None:
-        self._shared_module = codegen.ll.parse_bitcode(bitcode)
-    return _for_linking(self)
-
-
-def install() -> None:
-    """Patch numba's code library once (called when ``core.jit`` is imported)."""
-    lib = codegen.CPUCodeLibrary
-    if lib._get_module_for_linking is not _get_module_for_linking:
-        lib.serialize_using_object_code = serialize
-        lib._unserialize = classmethod(unserialize)
-        lib._get_module_for_linking = _get_module_for_linking
+    def _get_module_for_linking(self):
+        bitcode = self.__dict__.pop(_LAZY, None)
+        if bitcode is not None:
+            self._shared_module = codegen.ll.parse_bitcode(bitcode)
+        return super()._get_module_for_linking()

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from numba.core.compiler_lock import global_compiler_lock
 
-from . import compile_lock, lazy_code
+from . import compile_lock, lazy_code, separate
 
 _ENTRIES = "_necro_py_entries"  # dispatcher attribute: {args: the CPython entry point}
 FORMAT = 1  # of a sidecar entry; raise it when the wrappers are built differently (old entries are rebuilt)
@@ -97,7 +97,7 @@ def entry(disp, args):
     cres = disp.overloads[args]
     if has_wrapper(cres):  # compiled with its wrapper (a version cached before this module)
         return cres.entry_point
-    with global_compiler_lock, compile_lock.held(disp):
+    with global_compiler_lock, compile_lock.held(disp), separate.project_compile(cres.target_context):
         got = entries.get(args)  # made by another thread meanwhile
         if got is not None:
             return got

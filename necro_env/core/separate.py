@@ -23,45 +23,73 @@ cached version, :func:`load_deps` compiles or loads those functions first and ch
 define the recorded symbols (a callee recompiled since, e.g. after its file was touched, gets a
 new symbol); when anything does not match, or the manifest has no entry, the cached version is
 not used and the function is compiled afresh (and cached again, with a new manifest entry).
+
+Scope. Everything here acts on the code library the project's functions compile into,
+:class:`ProjectLibrary` (this module's layer on ``core.lazy_code``'s and ``core.lazy_link``'s), never
+on numba's own classes. numba creates its libraries through its codegen; :func:`project_compile`
+makes it create :class:`ProjectLibrary` ones, and run the inliner's IR copies of
+``core.borrowed_args``, only while one of the project's functions is compiled or loaded (under
+numba's compiler lock, so no other compile sees it); other numba code in the process compiles as
+stock numba does (tests/properties/test_numba_scope.py).
 """
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 
-from numba.core import codegen
+from numba.core import inline_closurecall
 
 from . import compile_lock, lazy_code
+from .borrowed_args import InlinerCopy
 
 MIN_BYTECODE = 600  # bytes of CPython bytecode from which a jitted function is compiled separately
 
 _DEPS = "_necro_deps"  # library attribute: {dep key: None} (an ordered set) of the separate callees it calls
 _KEY = "_necro_separate"  # library attribute of a separate function's library: its dep key
 
-_link = codegen.CPUCodeLibrary.add_linking_library
+
+class ProjectLibrary(lazy_code.LazyCodeLibrary):
+    """The code library of the project's compiled functions (module docstring)."""
+
+    def add_linking_library(self, library):
+        """numba's ``add_linking_library``: a separate library is not linked but recorded as a
+        dependency, and a linked library's dependencies become the caller's."""
+        key = getattr(library, _KEY, None)
+        deps = getattr(library, _DEPS, None)
+        if key is not None or deps:
+            mine = self.__dict__.setdefault(_DEPS, {})
+            if deps:
+                mine.update(deps)
+            if key is not None:
+                lazy_code.ensure(library)  # its machine code must be in the JIT engine before ours
+                mine[key] = None
+                return None
+        lazy_code.finalize_without_code(library)  # linked as IR: its own machine code is not needed
+        return super().add_linking_library(library)
 
 
-def _add_linking_library(self, library):
-    """``CPUCodeLibrary.add_linking_library``: a separate library is not linked but recorded as a
-    dependency, and a linked library's dependencies become the caller's."""
-    key = getattr(library, _KEY, None)
-    deps = getattr(library, _DEPS, None)
-    if key is not None or deps:
-        mine = self.__dict__.setdefault(_DEPS, {})
-        if deps:
-            mine.update(deps)
-        if key is not None:
-            lazy_code.ensure(library)  # its machine code must be in the JIT engine before ours
-            mine[key] = None
-            return None
-    lazy_code.finalize_without_code(library)  # linked as IR: its own machine code is not needed
-    return _link(self, library)
+_MISSING = object()
 
 
-def install() -> None:
-    """Patch numba's code library once (called when ``core.jit`` is imported)."""
-    if codegen.CPUCodeLibrary.add_linking_library is not _add_linking_library:
-        codegen.CPUCodeLibrary.add_linking_library = _add_linking_library
+@contextlib.contextmanager
+def project_compile(targetctx):
+    """While a project function is compiled or loaded: numba's codegen creates (and loads)
+    :class:`ProjectLibrary` libraries and its inliner copies IR with ``core.borrowed_args``'s
+    :class:`InlinerCopy`; both are numba's again afterwards (module docstring). Nests."""
+    cg = targetctx.codegen()
+    before = cg.__dict__.get("_library_class", _MISSING), inline_closurecall.copy
+    cg._library_class = ProjectLibrary
+    inline_closurecall.copy = copier = InlinerCopy()
+    try:
+        yield
+    finally:
+        copier.forget()
+        if before[0] is _MISSING:
+            del cg._library_class
+        else:
+            cg._library_class = before[0]
+        inline_closurecall.copy = before[1]
 
 
 def is_separate(py_func, options: dict) -> bool:

@@ -51,13 +51,12 @@ RUN = '''
 import pickle, sys
 import numpy as np
 from numba.core import codegen
-import necro_env.core.jit  # installs the patches before this script's own
-from necro_env.core import lazy_link
+from necro_env.core import lazy_link, separate
 parsed = []
 _parse = codegen.ll.parse_bitcode
 codegen.ll.parse_bitcode = lambda data: parsed.append(len(data)) or _parse(data)
-if sys.argv[1] == "old":  # write numba's own two-part entries
-    codegen.CPUCodeLibrary.serialize_using_object_code = lambda self: lazy_link._serialize(self)
+if sys.argv[1] == "old":  # the project's libraries write numba's own two-part entries
+    separate.ProjectLibrary.serialize_using_object_code = codegen.CPUCodeLibrary.serialize_using_object_code
 import lazymod as m
 from necro_env.core.jit import njit
 a = np.arange(5.0)

@@ -2,7 +2,11 @@
 
 - the plan in ``necro_env/compile_plan.json`` equals a fresh recording of ``PLAN_SCRIPT`` (units,
   order and argument types): a change of the compiled functions' names or types must re-record it;
+  every unit carries the compile seconds a cold recording measured;
 - its argument types round-trip through the JSON encoding;
+- the processes take the ready unit with the longest chain of compile seconds behind it first
+  (``ranks``), not the plan's first;
+- with plain numba (``core.jit``'s fallback) there is no warm-up and no recording;
 - on a small module: the recording lists the units callees first, with the units each calls; a
   helper compiles the units no other process has claimed; ``necro-warmup --jobs 2`` on an empty cache compiles every unit (a script then
   loads each from the cache), and a second run finds them all cached;
@@ -61,6 +65,11 @@ print(sum(sum(f.stats.cache_hits.values()) for f in (wmod.base, wmod.mid, wmod.u
 '''
 
 
+def _structure(rows):
+    """A plan's units without their measured seconds (which differ from one recording to the next)."""
+    return [{k: v for k, v in r.items() if k != "cost"} for r in rows]
+
+
 def _index_files(cache_dir: Path) -> set[str]:
     return {p.name.split("-")[0].split(".")[-1] for p in cache_dir.rglob("*.nbi")}  # wmod.scale-20.py311.nbi
 
@@ -70,8 +79,12 @@ def test_the_shipped_plan_is_a_fresh_recording_of_the_plan_script():
     fresh = warmup.record()
     assert [(u["module"], u["function"]) for u in fresh] == [(u["module"], u["function"]) for u in shipped], \
         "the compile plan is outdated: run `python -m necro_env.warmup --record`"
-    assert fresh == shipped, "argument types changed: run `python -m necro_env.warmup --record`"
+    assert _structure(fresh) == _structure(shipped), "argument types changed: run `python -m necro_env.warmup --record`"
     assert len(shipped) > 50  # the engine, the batch kernel and the encoders
+    # timed on a cold cache (--record): the scripts' long unit weighs as it compiles
+    costs = {u["function"]: u["cost"] for u in shipped}
+    assert all(c is not None and c >= 0 for c in costs.values())
+    assert costs["heuristic_action"] > 5 * sorted(costs.values())[len(costs) // 2]
 
 
 def test_the_plan_types_round_trip_and_resolve():
@@ -95,12 +108,14 @@ def test_recording_a_helper_slice_and_a_two_process_warm_up_on_a_cold_cache(tmp_
     assert [r["python"] for r in rows] == [False, False, True, True, True]  # called by the script itself
     assert rows[3]["args"] == [{"array": "int16", "ndim": 1, "layout": "C", "readonly": False}, "float64"]
     assert rows[4]["args"] == [{"tuple": ["int64", "int64"]}]
+    assert all(r["cost"] >= 0 for r in rows)  # each unit's own compile seconds
     # recorded again on the cache the first recording filled (numba now loads, with the callees
     # named by the cache's manifests instead of compiled): the same plan
-    assert warmup.record(SCRIPT, env=cache_env("c0"), cwd=tmp_path) == rows
+    assert _structure(warmup.record(SCRIPT, env=cache_env("c0"), cwd=tmp_path)) == _structure(rows)
     plan = tmp_path / "plan.json"
     warmup.write_plan(rows, plan)
-    assert warmup.read_plan(plan) == rows
+    assert _structure(warmup.read_plan(plan)) == _structure(rows)
+    assert [u["cost"] for u in warmup.read_plan(plan)] == [round(r["cost"], 1) for r in rows]
 
     # a helper takes the units no other process has claimed (units 0-2 are claimed and done here)
     env = cache_env("c1")
@@ -132,6 +147,37 @@ def test_recording_a_helper_slice_and_a_two_process_warm_up_on_a_cold_cache(tmp_
     assert counts.split() == ["5", "0"]  # every unit loaded from the warm-up's cache, none compiled
     r = subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600, check=True)
     assert "5 units, already cached" in r.stdout
+
+
+SHARED = '''
+from necro_env.core.jit import njit
+
+@njit(cache=True, separate=True)
+def base(x, k):
+    return x * k
+
+@njit(cache=True, separate=False)
+def helper(x):  # linked into both units below; calls a separate function
+    return base(x, 2) + 1
+
+@njit(cache=True)
+def first(x):
+    return helper(x) + 1
+
+@njit(cache=True)
+def second(x):
+    return helper(x) * 2
+'''
+
+
+def test_a_cold_recording_lists_the_separate_callees_of_shared_helpers(tmp_path, cache_env):
+    # ``second`` reaches ``base`` through ``helper``, which ``first`` had already compiled: its
+    # deps come from what its code calls (its cache manifest), not from what compiled inside it
+    (tmp_path / "smod.py").write_text(SHARED)
+    script = "import smod\nprint(smod.first(3), smod.second(3))\n"
+    cold = warmup.record(script, env=cache_env("s"), cwd=tmp_path)
+    assert [(r["function"], r["deps"]) for r in cold] == [("base", []), ("first", [0]), ("second", [0])]
+    assert _structure(warmup.record(script, env=cache_env("s"), cwd=tmp_path)) == _structure(cold)
 
 
 def test_a_corrupt_plan_is_refused_by_the_command_and_skipped_by_runs(tmp_path):
@@ -193,3 +239,42 @@ def test_recording_turns_the_first_games_warm_up_off():
     # the recording subprocess must see the plan script's own compiles, not a warm-up's
     assert 'os.environ["NECRO_WARMUP_JOBS"] = "1"' in warmup._RECORD
     assert warmup._RECORD.index("NECRO_WARMUP_JOBS") < warmup._RECORD.index("from necro_env")
+
+
+class _Unit:
+    """A plan unit's dispatcher for ``share``: records the order it is compiled in."""
+
+    targetoptions = {}
+
+    def __init__(self, name, log):
+        self.name, self.log = name, log
+
+    def compile(self, args):
+        self.log.append(self.name)
+
+
+def test_the_unit_with_the_longest_chain_behind_it_goes_first(tmp_path):
+    # 0 and 2 are ready at once; 2 is long (the scripts' heuristic_action), 3 waits for both
+    rows = [{"deps": [], "cost": 1.0}, {"deps": [0], "cost": 1.0}, {"deps": [], "cost": 10.0},
+            {"deps": [0, 2], "cost": 1.0}]
+    assert warmup.ranks(rows) == [2.0, 1.0, 11.0, 1.0]
+    # a unit without a recorded cost weighs as the mean of the others
+    assert warmup.ranks([{"deps": [], "cost": None}, {"deps": [0], "cost": 4.0}, {"deps": [], "cost": 2.0}]) == \
+        [7.0, 4.0, 2.0]
+    for rank, want in ((warmup.ranks(rows), ["2", "0", "1", "3"]), (None, ["0", "1", "2", "3"])):
+        log = []
+        units = [(_Unit(str(i), log), (), r["deps"], False) for i, r in enumerate(rows)]
+        claims = tmp_path / ("ranked" if rank else "in_order")
+        claims.mkdir()
+        assert warmup.share(units, claims, rank=rank) == 4
+        assert log == want
+
+
+def test_plain_numba_has_no_warm_up_and_no_recording(monkeypatch):
+    from necro_env import _numba_cache
+
+    monkeypatch.setattr(_numba_cache, "_FAST", False)  # as after an untested numba or NECRO_STOCK_NUMBA=1
+    monkeypatch.setattr(warmup, "missing", lambda units: 1)  # as on a cold cache
+    assert warmup.ensure(jobs=2) == {"units": 0, "missing": 0, "jobs": 0, "seconds": 0.0, "stock": True}
+    with pytest.raises(warmup.PlanError, match="recorded with the fast compile machinery"):
+        warmup.record()
