@@ -13,13 +13,23 @@ from .format import read_replay
 from .frames import replay_data
 
 TEMPLATE = Path(__file__).with_name("viewer.html")
+BOARD_JS = Path(__file__).with_name("board.js")  # the drawing code the play page shares (necro_env/play/)
+
+
+def board_js() -> str:
+    """The shared drawing code, inlined into the standalone viewer (a file that loads nothing)."""
+    text = BOARD_JS.read_text(encoding="utf-8")
+    if "</script" in text.lower():
+        raise ValueError(f"{BOARD_JS} must not contain '</script': it is inlined into a <script> element")
+    return text
 
 
 def html_text(rep, cell: int = 24, max_steps=None) -> str:
     data = replay_data(rep, max_steps=max_steps)
     blob = json.dumps(data, separators=(",", ":"))
     blob = blob.replace("</", "<\\/")  # never close the <script> element early
-    return TEMPLATE.read_text(encoding="utf-8").replace("__CELL__", str(int(cell))).replace("__REPLAY_DATA__", blob)
+    page = TEMPLATE.read_text(encoding="utf-8").replace("__BOARD_JS__", board_js())
+    return page.replace("__CELL__", str(int(cell))).replace("__REPLAY_DATA__", blob)
 
 
 def write_html(path, out, cell: int = 24, max_steps=None) -> Path:

@@ -65,6 +65,20 @@ class Ruleset:
     decision_names: the decision kind codes (header column H_DK) -> names.
     env_module: the PettingZoo module (``env()``, ``raw_env()``), by import path.
     gym_id: the Gymnasium id of its single-agent wrapper.
+
+    Optional fields (None: the game does not offer it yet; ``feature`` says so in one line). They
+    serve a person playing through ``necro-play`` (necro_env/play/, added 2026-12-02) and anything
+    else that shows a game rather than trains on it:
+    describe_action: (game, index) -> {"label": the action with its parameters in words, "kind": its
+      kind's name, "piece": the piece it acts with or on (a global entity index) or None, "target": the
+      targeted piece or None, "cell": [x, y] or None} for the player deciding now.
+    why_illegal: (game, index) -> the engine's reason that a masked action cannot be taken now.
+    view: game -> the pieces to draw, once per game: a JSON dict in the shape the replay viewer's
+      drawing code (necro_env/replay/board.js) reads (board, fighters, gangs, colours, conditions).
+    view_frame: (game, gang, round_) -> the state to draw now and the battle-log lines of the last step
+      (``gang`` decided it, in round ``round_``), as one frame of the replay viewer.
+    scoreboard: game -> {"round", "round_limit", "sides": [{"name", "left", "total", "score"}], "result"}:
+      each side's remaining models, its objectives or victory points, and the result once over.
     """
 
     name: str
@@ -77,3 +91,21 @@ class Ruleset:
     decision_names: Callable[[], dict]
     env_module: str
     gym_id: str
+    describe_action: Callable[[Any, int], dict] | None = None
+    why_illegal: Callable[[Any, int], str] | None = None
+    view: Callable[[Any], dict] | None = None
+    view_frame: Callable[[Any, int, int], dict] | None = None
+    scoreboard: Callable[[Any], dict] | None = None
+
+    def feature(self, field_name: str) -> Callable:
+        """An optional field's function, or NotImplementedError saying this game lacks it (a game whose
+        ruleset leaves it None is refused in one line, never with an AttributeError)."""
+        if field_name not in OPTIONAL:
+            raise ValueError(f"{field_name!r} is not an optional field of Ruleset; allowed: {', '.join(OPTIONAL)}")
+        fn = getattr(self, field_name)
+        if fn is None:
+            raise NotImplementedError(f"'{field_name}' is not supported by this game yet ({self.name})")
+        return fn
+
+
+OPTIONAL = ("describe_action", "why_illegal", "view", "view_frame", "scoreboard")  # Ruleset's optional fields

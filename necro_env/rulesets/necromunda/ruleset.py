@@ -78,6 +78,101 @@ def _decision_names() -> dict:
     return dict(DK_NAMES)
 
 
+# ---------------------------------------------------------------------------- showing a game to a person
+# (the optional fields of Ruleset, 2026-12-02, for necro-play: necro_env/play/). The drawing data is the
+# replay viewer's (necro_env/replay/frames.py holds Necromunda's today), imported when first used.
+
+
+def describe_action(game, index: int) -> dict:
+    """One legal or illegal index in words, with the piece, target and cell the page highlights."""
+    from .explain import describe_index
+    from .state import G_ACTIVE
+
+    a = describe_index(game, int(index))
+    mf = game.dims.max_fighters
+    names = game.fighter_names
+    me = game.current_gang
+
+    def who(g, i):
+        return names[g][i] if i < len(names[g]) else f"slot {i} of gang_{g}"
+
+    piece = me * mf + a.fighter if a.fighter is not None else int(game.state.g[0, G_ACTIVE])
+    target = a.target[0] * mf + a.target[1] if a.target is not None else None
+    words = [a.kind]
+    if a.fighter is not None:
+        words.append(who(me, a.fighter))
+    if a.weapon is not None and piece >= 0:
+        words.append("with " + _weapon_name(game, piece, a.weapon, a.profile))
+    if a.target is not None:
+        words.append(f"at {who(*a.target)} (gang_{a.target[0]})")
+    if a.cell is not None:
+        words.append(f"to ({a.cell[0]},{a.cell[1]})" if a.weapon is None else f"at ({a.cell[0]},{a.cell[1]})")
+    for extra in ("door", "casket", "facing"):
+        if getattr(a, extra) is not None:
+            words.append(f"{extra} {getattr(a, extra)}")
+    return {"label": " ".join(words), "kind": a.kind, "piece": piece if piece >= 0 else None, "target": target,
+            "cell": list(a.cell) if a.cell is not None else None}
+
+
+def _weapon_name(game, f: int, item: int, profile: int) -> str:
+    from .state import WP_ID
+
+    w = int(game.state.wp[0, f, item, WP_ID])
+    if w < 0:
+        return f"item {item}"
+    names = game.weapons.profile_names[w] if w < len(game.weapons.profile_names) else []
+    base = game.weapons.names[w]
+    return f"{base} ({names[profile]})" if profile and profile < len(names) and names[profile] else base
+
+
+def _why_illegal(game, index: int) -> str:
+    from .explain import why_illegal
+
+    return why_illegal(game, int(index))
+
+
+def view(game) -> dict:
+    """The replay viewer's static drawing data (board, fighters, gangs, colours, conditions)."""
+    from ...render.battlelog import LogNames
+    from ...render.rgb import CONDITION_COLOURS, GANG_COLOURS, condition_bits
+    from ...replay.frames import _hex, board_data, fighters_data
+
+    names = LogNames.from_game(game)
+    conds = [name for name, _ in condition_bits()]
+    return {"board": board_data(game), "fighters": fighters_data(game, names), "gangs": names.gangs,
+            "colours": [_hex(GANG_COLOURS[i % len(GANG_COLOURS)]) for i in range(len(names.gangs))],
+            "conditions": conds,
+            "condition_colours": [_hex(CONDITION_COLOURS[k % len(CONDITION_COLOURS)]) for k in range(len(conds))]}
+
+
+def view_frame(game, gang: int, round_: int) -> dict:
+    """The current state as one viewer frame; its log holds the last step's events."""
+    from ...render.battlelog import LogNames
+    from ...replay.format import event_rows
+    from ...replay.frames import frame_data
+
+    rec = {"round": int(round_), "gang": int(gang), "events": event_rows(game)}
+    return frame_data(game, rec, LogNames.from_game(game))
+
+
+def scoreboard(game) -> dict:
+    """Fighters left per gang (on the battlefield, not Out of Action or fled); a gang fight has no
+    victory points: it is won by the last gang not bottled out or wiped out (rules 1.5)."""
+    from .state import FI_STATE, FS_ON
+
+    fi = game.state.fi[0]
+    mf = game.dims.max_fighters
+    sides = []
+    for g, gang in enumerate(game.gangs):
+        left = sum(int(fi[g * mf + i, FI_STATE]) == FS_ON for i in range(len(gang.fighters)))
+        sides.append({"name": f"gang_{g}", "house": gang.name, "left": left, "total": len(gang.fighters),
+                      "score": None})
+    result = None
+    if game.done:
+        result = "draw (round limit)" if game.truncated or game.winner < 0 else f"gang_{game.winner} wins"
+    return {"round": game.round, "round_limit": game.round_limit, "sides": sides, "result": result}
+
+
 RULESET = Ruleset(
     name="necromunda",
     version=VERSION,
@@ -89,4 +184,9 @@ RULESET = Ruleset(
     decision_names=_decision_names,
     env_module="necro_env.necromunda_v0",
     gym_id="necro_env/Necromunda-v0",
+    describe_action=describe_action,
+    why_illegal=_why_illegal,
+    view=view,
+    view_frame=view_frame,
+    scoreboard=scoreboard,
 )
