@@ -37,9 +37,16 @@ import re
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-# Necromunda's engine: the core and its ruleset. Another ruleset's files are not in its key (editing
-# Firefight's data recompiles nothing of Necromunda); a ruleset with compiled code gets a key of its own.
+# Necromunda's engine: the core and its ruleset (the core's own functions are cached here too, where
+# they always were). Another ruleset's files are not in its key.
 ENGINE_GLOBS = ("core/*.py", "rulesets/*.py", "rulesets/necromunda/*.py")
+# every other ruleset with compiled code: its own key and folder, ``<base>/<name>-<hash>``, so that
+# editing one game never recompiles another (DESIGN.md §11). Its functions call the core's from the
+# folder above: a Necromunda edit recompiles those core functions on their next use, and a Firefight
+# function that calls one of them separately (core.separate) follows, nothing of Firefight's own.
+RULESET_GLOBS = {
+    "firefight": ("core/*.py", "rulesets/*.py", "rulesets/firefight/*.py"),
+}
 # leaf package -> the source globs its compiled code depends on (itself and the leaves it calls)
 LEAF_DEPS = {
     "policies": ("policies/*.py",),
@@ -68,6 +75,9 @@ PYTHON_ONLY = frozenset({
     "rulesets/__init__.py", "rulesets/base.py", "rulesets/necromunda/__init__.py",
     "rulesets/necromunda/game.py", "rulesets/necromunda/game_config.py", "rulesets/necromunda/ruleset.py",
     "rulesets/necromunda/explain.py", "batch/__init__.py",
+    "rulesets/firefight/__init__.py", "rulesets/firefight/game.py", "rulesets/firefight/game_config.py",
+    "rulesets/firefight/log.py", "rulesets/firefight/ruleset.py", "rulesets/firefight/testing.py",
+    "rulesets/firefight/generator.py",  # (data.py counts: constants.py takes the rule codes from it)
 })
 
 
@@ -158,10 +168,23 @@ def _ready(path: Path) -> str | None:
 _LEAF_DIR: dict = {}  # package (None: the engine) -> its folder, made once per process
 
 
-def engine_cache_dir() -> str | None:
-    if None not in _LEAF_DIR:
-        _LEAF_DIR[None] = _ready(_base() / _hash(ENGINE_GLOBS))
-    return _LEAF_DIR[None]
+def engine_cache_dir(ruleset: str | None = None) -> str | None:
+    """The cache folder of Necromunda's engine and the core (``ruleset`` None), or of a ruleset of
+    :data:`RULESET_GLOBS`."""
+    key = ("ruleset", ruleset) if ruleset else None
+    if key not in _LEAF_DIR:
+        name = f"{ruleset}-{_hash(RULESET_GLOBS[ruleset])}" if ruleset else _hash(ENGINE_GLOBS)
+        _LEAF_DIR[key] = _ready(_base() / name)
+    return _LEAF_DIR[key]
+
+
+def ruleset_of(module: str) -> str | None:
+    """The ruleset of :data:`RULESET_GLOBS` whose package holds ``module``, else None (Necromunda's
+    engine folder)."""
+    parts = module.split(".")
+    if len(parts) > 2 and parts[:2] == ["necro_env", "rulesets"] and parts[2] in RULESET_GLOBS:
+        return parts[2]
+    return None
 
 
 def leaf_cache_dir(package: str = "policies") -> str | None:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from . import _numba_cache
 
-_NAME = re.compile(r"^(?P<engine>[0-9a-f]{16})(?:-(?P<leaf>[a-z_]+)-[0-9a-f]{16})?$")
+_NAME = re.compile(r"^(?:(?P<ruleset>[a-z0-9_]+)-)??(?P<engine>[0-9a-f]{16})(?:-(?P<leaf>[a-z_]+)-[0-9a-f]{16})?$")
 
 
 @dataclass
@@ -56,18 +56,24 @@ def versions(base: Path | None = None) -> list[Version]:
     """The cache's versions, most recently used first (folders with other names are ignored)."""
     base = _numba_cache._base() if base is None else base
     current = _numba_cache._hash(_numba_cache.ENGINE_GLOBS)
+    # another ruleset's folder, <name>-<hash>, is a version of its own (current if its hash is today's)
+    today = {f"{name}-{_numba_cache._hash(globs)}" for name, globs in _numba_cache.RULESET_GLOBS.items()}
     leaves = {f"{current}-{pkg}-{_numba_cache._hash(globs)}" for pkg, globs in _numba_cache.LEAF_DEPS.items()}
     groups: dict[str, list[Path]] = {}
     if base.is_dir():
         for p in sorted(base.iterdir()):
             m = _NAME.match(p.name)
             if m and p.is_dir():
+                if m["ruleset"]:
+                    groups.setdefault(p.name, []).append(p)
+                    continue
                 stale_leaf = m["engine"] == current and m["leaf"] and p.name not in leaves
                 groups.setdefault(p.name if stale_leaf else m["engine"], []).append(p)
     out = []
     for engine, folders in groups.items():
         scans = [_scan(f) for f in folders]
-        out.append(Version(engine, folders, sum(s for s, _ in scans), max(t for _, t in scans), engine == current))
+        out.append(Version(engine, folders, sum(s for s, _ in scans), max(t for _, t in scans),
+                           engine == current or engine in today))
     return sorted(out, key=lambda v: (not v.current, -v.last_used))
 
 

@@ -125,7 +125,8 @@ def njit(fn=None, *, cache_folder=None, **options):
     ``inline="always"`` functions are expanded into their callers and never dispatched.
     ``separate``: compile the function separately (default: when its bytecode is large,
     :func:`necro_env.core.separate.is_separate`). ``cache_folder``: where ``cache=True`` caches it
-    (default the engine's folder; ``_numba_cache.leaf_njit`` gives a leaf's). Without the fast
+    (default the engine's folder, a ruleset of ``_numba_cache.RULESET_GLOBS`` its own;
+    ``_numba_cache.leaf_njit`` gives a leaf's). Without the fast
     machinery: plain ``numba.njit(**options)``, ``separate`` ignored."""
     sep = options.pop("separate", None)
     if FAST:
@@ -136,7 +137,8 @@ def njit(fn=None, *, cache_folder=None, **options):
     def deco(f):
         folder, opts = None, options
         if options.get("cache"):
-            folder = _numba_cache.decoration_folder(cache_folder or _numba_cache.engine_cache_dir())
+            folder = _numba_cache.decoration_folder(
+                cache_folder or _numba_cache.engine_cache_dir(_numba_cache.ruleset_of(f.__module__)))
             if folder is None and not FAST:  # no folder of its own: not numba's default, the fast path's
                 opts = dict(options, cache=False)
         with _numba_cache.decorating_into(folder):  # numba fixes the cache folder here

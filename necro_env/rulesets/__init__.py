@@ -18,6 +18,7 @@ def _entries() -> dict:
     init holds no values, so the engine's cache key can leave it out: necro_env/_numba_cache.py.)"""
     return {
         "necromunda": "necro_env.rulesets.necromunda.ruleset",
+        "firefight": "necro_env.rulesets.firefight.ruleset",
     }
 
 

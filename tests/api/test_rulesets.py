@@ -20,20 +20,23 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_registry_finds_each_ruleset_and_names_the_known_ones_otherwise():
-    assert rulesets.names() == ("necromunda",)
-    rs = rulesets.get("necromunda")
-    assert isinstance(rs, Ruleset) and rs.name == "necromunda" and rs.players == "gang"
+    assert rulesets.names() == ("necromunda", "firefight")
+    for name, players in (("necromunda", "gang"), ("firefight", "player")):
+        rs = rulesets.get(name)
+        assert isinstance(rs, Ruleset) and rs.name == name and rs.players == players
     for bad in ("chess", "", None, 3):
-        with pytest.raises(ValueError, match=r"unknown ruleset .*; known: necromunda"):
+        with pytest.raises(ValueError, match=r"unknown ruleset .*; known: necromunda, firefight$"):
             rulesets.get(bad)
 
 
-def test_getting_a_ruleset_loads_none_of_its_engine():
-    """Asking the registry compiles nothing: the engine loads when a game is built (DESIGN.md §11)."""
-    code = ("import sys; from necro_env import rulesets; rs = rulesets.get('necromunda'); "
-            "print(sorted(m for m in sys.modules if m.startswith('necro_env.rulesets.necromunda.')))")
+@pytest.mark.parametrize("name", ["necromunda", "firefight"])
+def test_getting_a_ruleset_loads_none_of_its_engine(name):
+    """Asking the registry compiles nothing: the engine loads when a game is built (DESIGN.md §11);
+    and asking for one game loads nothing of another."""
+    code = (f"import sys; from necro_env import rulesets; rs = rulesets.get({name!r}); "
+            "print(sorted(m for m in sys.modules if m.startswith('necro_env.rulesets.') and m.count('.') == 3))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
-    assert json.loads(out.stdout.replace("'", '"')) == ["necro_env.rulesets.necromunda.ruleset"]
+    assert json.loads(out.stdout.replace("'", '"')) == [f"necro_env.rulesets.{name}.ruleset"]
 
 
 def test_the_header_is_where_necromunda_keeps_those_columns():

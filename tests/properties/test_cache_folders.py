@@ -5,7 +5,9 @@
   leaf folder of the running engine is a group of its own;
 - folders whose names are not cache keys are left alone; ``--keep`` below 0 is refused;
 - the cache key covers every module compiled code depends on (constants modules and the compile
-  machinery included); the modules it leaves out are imported by none of those.
+  machinery included); the modules it leaves out are imported by none of those;
+- each ruleset with compiled code has a folder of its own (``<name>-<hash>``) keyed by the core and
+  its own files only: one game's edits never move another's folder (DESIGN.md §11).
 """
 import os
 
@@ -111,14 +113,51 @@ def test_the_cache_key_covers_every_module_compiled_code_depends_on():
             "core/lazy_code.py", "core/borrowed_args.py"} <= engine
     assert not engine & _numba_cache.PYTHON_ONLY
     # no counted module (engine or leaf) imports from a Python-only one: its edits cannot reach compiled code
-    counted = engine | {p.relative_to(here).as_posix() for globs in _numba_cache.LEAF_DEPS.values()
+    counted = engine | {p.relative_to(here).as_posix()
+                        for globs in (*_numba_cache.LEAF_DEPS.values(), *_numba_cache.RULESET_GLOBS.values())
                         for p in _numba_cache.hashed_files(globs)}
     for rel in sorted(counted):
         bad = (_imported_files(here / rel, here) & _numba_cache.PYTHON_ONLY) - {"core/__init__.py",
                                                                                 "rulesets/__init__.py",
-                                                                                "rulesets/necromunda/__init__.py"}
+                                                                                "rulesets/necromunda/__init__.py",
+                                                                                "rulesets/firefight/__init__.py"}
         assert not bad, f"{rel} imports from {sorted(bad)}, which the cache key leaves out"
     # the package inits that counted modules pass through define no values compiled code could read
-    for init in ("core/__init__.py", "rulesets/__init__.py", "rulesets/necromunda/__init__.py"):
+    for init in ("core/__init__.py", "rulesets/__init__.py", "rulesets/necromunda/__init__.py",
+                 "rulesets/firefight/__init__.py"):
         body = ast.parse((here / init).read_text()).body
         assert not any(isinstance(n, (ast.Assign, ast.AnnAssign)) for n in body), init
+
+
+def test_each_ruleset_caches_in_a_folder_keyed_by_the_core_and_its_own_files():
+    necro = {p.relative_to(_numba_cache.HERE).as_posix() for p in _numba_cache.hashed_files(_numba_cache.ENGINE_GLOBS)}
+    fire = {p.relative_to(_numba_cache.HERE).as_posix()
+            for p in _numba_cache.hashed_files(_numba_cache.RULESET_GLOBS["firefight"])}
+    assert "rulesets/firefight/engine.py" in fire and not any(f.startswith("rulesets/firefight/") for f in necro)
+    assert "rulesets/necromunda/engine.py" in necro and not any(f.startswith("rulesets/necromunda/") for f in fire)
+    assert {f for f in necro if f.startswith("core/")} == {f for f in fire if f.startswith("core/")}
+    assert _numba_cache.ruleset_of("necro_env.rulesets.firefight.legal") == "firefight"
+    assert _numba_cache.ruleset_of("necro_env.rulesets.necromunda.legal") is None
+    assert _numba_cache.ruleset_of("necro_env.core.sight") is None
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1" or os.environ.get("NUMBA_CACHE_DIR") is not None,
+                    reason="compiled code in the project's own cache folders only")
+def test_a_firefight_function_is_cached_in_the_firefight_folder():
+    from necro_env.rulesets.firefight import engine as ff_engine
+    from necro_env.rulesets.necromunda import engine as nm_engine
+
+    fire = f"firefight-{_numba_cache._hash(_numba_cache.RULESET_GLOBS['firefight'])}"
+    necro = _numba_cache._hash(_numba_cache.ENGINE_GLOBS)
+    assert fire + os.sep in ff_engine.step._cache._cache_path
+    assert necro in nm_engine.step._cache._cache_path and "firefight" not in nm_engine.step._cache._cache_path
+
+
+def test_another_rulesets_folder_is_a_version_of_its_own(base):
+    fire = f"firefight-{_numba_cache._hash(_numba_cache.RULESET_GLOBS['firefight'])}"
+    _make(base, fire, 5000)
+    _make(base, f"firefight-{'4' * 16}", 6000)  # an older Firefight engine
+    vs = {v.engine: v for v in cache.versions()}
+    assert vs[fire].current and not vs[f"firefight-{'4' * 16}"].current
+    gone = cache.prune()
+    assert f"firefight-{'4' * 16}" in {v.engine for v in gone} and (base / fire).is_dir()
