@@ -26,6 +26,7 @@ def test_ff_caster_is_asked_before_it_shoots_10():
 
 
 def test_ff_no_tokens_no_casting_decision_10():
+    """§10 (Caster), §12.8: a caster without tokens is offered no casting decision."""
     assert _caster(tokens=0).decision == ("shoot_target", 0)
 
 

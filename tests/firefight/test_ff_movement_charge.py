@@ -38,6 +38,7 @@ def test_ff_charge_move_ends_in_base_contact_6():
 
 
 def test_ff_strike_back_is_the_defenders_decision_6():
+    """§6, §12.8: the strike-back is a decision of the defender's player: the header's deciding player changes."""
     for seed in range(12):
         game = _duel(5, seed=seed)
         game.act("action", action="charge")

@@ -1,4 +1,4 @@
-"""Heights (rules digest §11.2 jumping, §11.3 falling, §12.1: a board with heights; §13 Q25, Q26).
+"""Heights (rules digest §4.3 special movement, as §11 gives it: §11.2 jumping, §11.3 falling, §12.1: a board with heights; §13 Q25, Q26).
 
 A step may climb 1" (a ramp), drop up to 3" freely, or drop 4"-6" as a jump: X + 1 dice (X = full 3" of the
 drop), each 3+ (Strider 2+). A failed jump is a fall at the foot of the drop, and the activation ends.

@@ -166,6 +166,7 @@ def test_ff_blocked_offset_takes_the_nearest_reachable_cell_12_3():
 
 
 def test_ff_coherency_at_the_limit_4_1_12_4():
+    """§4.1, §12.4: on the grid, a model needs another within centre distance 2 and all within 7."""
     # one model 2 cells from the others (within 1"), and 7 cells the widest pair (within 6")
     ok = unit("human_defense_force", "infantry_squad", cells=[(5, 20), (7, 20), (9, 20)])
     game = scenario(OPEN, [ok], _far_enemy())

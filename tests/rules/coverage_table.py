@@ -1,6 +1,7 @@
-"""docs/rules_coverage.md: one row per section of the rules digest, with the rule tests
-that cite it. Run ``python tests/rules/coverage_table.py --write`` after adding rule tests;
-tests/rules/test_rules_coverage.py fails when the file is stale.
+"""docs/rules_coverage.md (Necromunda) and docs/rules_firefight_coverage.md: one row per section of
+the game's rules digest, with the rule tests that cite it. Run
+``python tests/rules/coverage_table.py --write [--game firefight]`` after adding rule tests;
+tests/rules/test_rules_coverage.py fails when a file is stale.
 
 A test cites a section with "§N" or "§N.M" in its docstring (or, if it has none, in its
 module's docstring). The status and note columns are edited by hand and kept on rewrite:
@@ -46,11 +47,34 @@ def digest_sections(text: str):
     return out
 
 
-def read_doc():
+FIREFIGHT_HEADER = """# Rules coverage: Grimdark Future: Firefight
+
+One row per section of `../shared/rules/firefight.md`. *implemented*: the engine applies it and
+the listed tests (tests/firefight/, scenario tests with scripted dice, citing the section in their
+docstring or their module's) check it; *out of scope*: not built, with the reason. Interpretations
+and every §13 default kept or changed are in docs/rules_firefight.md under the same section numbers.
+
+Generated test columns: `python tests/rules/coverage_table.py --write --game firefight` (checked by
+tests/rules/test_rules_coverage.py). Status and note are edited by hand.
+
+| § | section | status | note | tests | test names |
+|---|---|---|---|---|---|
+"""
+
+# game -> (its table, its digest, the test files that may cite it, the table's header)
+GAMES = {
+    "necromunda": (DOC, DIGEST, TEST_GLOBS, HEADER),
+    "firefight": (ROOT / "docs" / "rules_firefight_coverage.md", ROOT.parent / "shared" / "rules" / "firefight.md",
+                  ("firefight/test_ff_*.py",), FIREFIGHT_HEADER),
+}
+
+
+def read_doc(game="necromunda"):
+    doc = GAMES[game][0]
     rows = {}
     order = []
-    if DOC.exists():
-        for line in DOC.read_text().splitlines():
+    if doc.exists():
+        for line in doc.read_text().splitlines():
             m = ROW.match(line)
             if m:
                 sec, title, status, note = m.group(1), m.group(2), m.group(3), m.group(4)
@@ -59,10 +83,10 @@ def read_doc():
     return order, rows
 
 
-def citations():
+def citations(game="necromunda"):
     """section -> sorted list of 'file::test' ids citing it."""
     found: dict[str, set] = {}
-    for path in sorted(q for g in TEST_GLOBS for q in (ROOT / "tests").glob(g)):
+    for path in sorted(q for g in GAMES[game][2] for q in (ROOT / "tests").glob(g)):
         tree = ast.parse(path.read_text())
         module_cites = set(CITE.findall(ast.get_docstring(tree) or ""))
         for node in ast.walk(tree):
@@ -78,8 +102,8 @@ def covered(sec: str, cites: dict) -> list:
     return cites.get(sec, [])
 
 
-def render(sections, rows, cites) -> str:
-    lines = [HEADER.rstrip("\n")]
+def render(sections, rows, cites, header=HEADER) -> str:
+    lines = [header.rstrip("\n")]
     for sec, title in sections:
         r = rows.get(sec, dict(status="undecided", note=""))
         names = covered(sec, cites)
@@ -92,19 +116,21 @@ def render(sections, rows, cites) -> str:
     return "\n".join(lines) + "\n"
 
 
-def build():
-    order, rows = read_doc()
-    if DIGEST.exists():
-        sections = digest_sections(DIGEST.read_text())
+def build(game="necromunda"):
+    doc, digest, _, header = GAMES[game]
+    order, rows = read_doc(game)
+    if digest.exists():
+        sections = digest_sections(digest.read_text())
     else:
         sections = [(s, rows[s]["title"]) for s in order]
-    return sections, rows, render(sections, rows, citations())
+    return sections, rows, render(sections, rows, citations(game), header)
 
 
 if __name__ == "__main__":
-    sections, rows, text = build()
+    game = sys.argv[sys.argv.index("--game") + 1] if "--game" in sys.argv else "necromunda"
+    sections, rows, text = build(game)
     if "--write" in sys.argv:
-        DOC.write_text(text)
-        print(f"wrote {DOC}")
+        GAMES[game][0].write_text(text)
+        print(f"wrote {GAMES[game][0]}")
     else:
         print(text)
