@@ -82,7 +82,7 @@ def bradley_terry(names, matches, iters: int = 2000, prior: float = 0.5) -> dict
 
 
 # ------------------------------------------------------------------ games
-def paired_match(game, a, b, pairs: int, seed0: int = 0, streams: int = 1) -> dict:
+def paired_match(game, a, b, pairs: int, seed0: int = 0, streams: int = 1, play=None) -> dict:
     """``pairs`` seeds, each played with a as gang 0 then with sides swapped; counts are a's.
     ``by_side[g]`` holds a's [win, draw, loss] while it played gang g: on a scenario whose gangs
     differ, the side can decide more games than the agents do (docs/training.md, "Sides").
@@ -92,13 +92,15 @@ def paired_match(game, a, b, pairs: int, seed0: int = 0, streams: int = 1) -> di
     ``by_stream[k]`` holds a's [win, draw, loss] in stream k, the other counts are over all streams;
     ``outcomes`` lists every game's result for a (0 win, 1 draw, 2 loss) in the order played (stream,
     seed, side), so two agents' matches against the same opponent on the same seeds pair game by game
-    (:func:`paired_difference`)."""
+    (:func:`paired_difference`). ``play``: what plays one game (default ``agents.play.play_game``;
+    necro-eval --ray passes the games its Ray workers played, training/distributed/evaluation.py)."""
     if game.dims.n_gangs != 2:
         raise ValueError(f"paired evaluation needs a 2-gang scenario, got {game.dims.n_gangs} gangs")
     if streams < 1:
         raise ValueError(f"streams must be at least 1, got {streams}")
     from agents.play import play_game
 
+    play_game = play or play_game
     out = {"win": 0, "draw": 0, "loss": 0, "games": 0, "truncated": 0, "rounds": 0, "decisions": 0,
            "by_side": [[0, 0, 0], [0, 0, 0]], "by_stream": [[0, 0, 0] for _ in range(streams)], "outcomes": []}
     for s in range(streams):
@@ -200,18 +202,18 @@ def summarize(name_a, name_b, m: dict) -> dict:
 
 
 def round_robin(game, agents: dict, pairs: int, seed0: int = 0, pairs_only=None, log=print, streams: int = 1,
-                paired: bool = True) -> dict:
+                paired: bool = True, play=None) -> dict:
     """Every pair of ``agents`` (name -> Agent) plays a paired match; returns matches and ratings.
     ``pairs_only``: restrict to these (name_a, name_b) pairs (e.g. one learner against each);
     ``streams``: each match's pairs played that many times (:func:`paired_match`); ``paired``: also
     every two agents' paired differences against each opponent they both played
-    (:func:`paired_comparisons`)."""
+    (:func:`paired_comparisons`); ``play``: as :func:`paired_match`'s."""
     names = list(agents)
     todo = pairs_only or list(itertools.combinations(names, 2))
     rows, bt, played = [], [], []
     for na, nb in todo:
         t0 = time.time()
-        m = paired_match(game, agents[na], agents[nb], pairs, seed0, streams)
+        m = paired_match(game, agents[na], agents[nb], pairs, seed0, streams, play=play)
         played.append((na, nb, m["outcomes"]))
         row = summarize(na, nb, m)
         row["seconds"] = round(time.time() - t0, 1)
@@ -254,6 +256,10 @@ def markdown(res: dict) -> str:
             lines.append(f"| {r['agent']} | {r['minus']} | {r['against']} | {r['games']} | "
                          f"{r['score_diff']:+.3f} [{r['score_diff_low']:+.3f}, {r['score_diff_high']:+.3f}] | "
                          f"{r['win_rate_diff']:+.3f} [{r['win_rate_diff_low']:+.3f}, {r['win_rate_diff_high']:+.3f}] |")
+    if res.get("ray"):  # necro-eval --ray: how the games were played, and that none was lost
+        r = res["ray"]
+        lines += ["", f"Played on Ray: {r['workers']} workers, {r['batches']} batches ({r['retried']} retried after "
+                  f"a worker died), games dropped: {r['games_dropped']}."]
     return "\n".join(lines) + "\n"
 
 
@@ -351,7 +357,15 @@ def main(argv=None):
                 raise UsageError(f"--against {args.against!r} is not one of the agents: {', '.join(agents)}")
             only = [(n, args.against) for n in agents if n != args.against]
         run = folder.claim()
-        res = round_robin(game, agents, args.pairs, args.seed, pairs_only=only, log=log, streams=args.streams)
+        if args.ray is None:
+            res = round_robin(game, agents, args.pairs, args.seed, pairs_only=only, log=log, streams=args.streams)
+        else:  # the same games on Ray actors (training/distributed/evaluation.py; docs/distributed.md)
+            from .distributed.evaluation import ray_round_robin
+
+            scen = input_path("--scenario", args.scenario)  # absolute: the actors may run in another folder
+            res = ray_round_robin(game, scen and str(Path(scen).resolve()), specs, list(agents), args.pairs,
+                                  args.seed, pairs_only=only, log=log, streams=args.streams,
+                                  address=None if args.ray == "local" else args.ray, workers=args.workers)
         paths = write_outputs(run, res)
         import yaml
 
@@ -391,6 +405,14 @@ def parse_args(argv=None):
     ap.add_argument("--against", default=None, metavar="AGENT",
                     help="play only the matches of every other agent against this one (not the full round robin)")
     ap.add_argument("--json", action="store_true", help="print the results as JSON on stdout (logs go to stderr)")
+    ap.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                    help="play the games on Ray actors, one per CPU: a local Ray on this machine's cores, or the "
+                         "cluster at ADDRESS (host:port, or $RAY_ADDRESS); the same results game for game "
+                         "(docs/distributed.md; needs the distributed extra)")
+    ap.add_argument("--auth-token-file", default=None, metavar="PATH",
+                    help="with --ray ADDRESS: the cluster's authentication token (Ray's token mode)")
+    ap.add_argument("--workers", type=int, default=None, metavar="N",
+                    help="with --ray: N actors (default: one per CPU of the cluster)")
     args = ap.parse_args(argv)
     if len(args.agents) < 2:
         ap.error("give at least two agents")
@@ -399,6 +421,17 @@ def parse_args(argv=None):
     if args.streams < 1:
         ap.error(f"--streams must be at least 1, got {args.streams}")
     check_name(args.name)
+    if args.workers is not None and (args.ray is None or args.workers < 1):
+        ap.error(f"--workers {args.workers}: a number of Ray actors, at least 1, with --ray")
+    if args.ray is not None:  # refused before any work: a malformed address, a missing token file, no Ray
+        from .distributed import check_address, require_ray, use_token
+
+        try:
+            require_ray("ray")
+            check_address(None if args.ray == "local" else args.ray)
+            use_token(args.auth_token_file)
+        except (ValueError, ImportError) as exc:  # one line (run_cli), no traceback
+            raise UsageError(f"--ray: {exc}") from None
     return args
 
 

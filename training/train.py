@@ -31,8 +31,8 @@ from pathlib import Path
 from necro_env.warmup import ensure as warm_up
 
 from .common import (
-    DEFAULT_CONFIG, Interrupted, Parser, append_csv, at_least, build_game_for, check_configs_folder, check_scenario,
-    has_progress_bar, input_agent, input_path, load_config, make_vec_env, new_model, opponent_label,
+    DEFAULT_CONFIG, Interrupted, Parser, UsageError, append_csv, at_least, build_game_for, check_configs_folder,
+    check_scenario, has_progress_bar, input_agent, input_path, load_config, make_vec_env, new_model, opponent_label,
     parse_opponent_arg, read_csv, record_final_game, run_cli, runs_root, tb_log_dir, torch_setup, write_json,
     write_run_config,
 )
@@ -337,8 +337,10 @@ def main(argv=None):
         "opponent": parse_opponent_arg(input_agent(args.opponent)), "total_timesteps": args.timesteps,
         "n_envs": args.n_envs, "eval.games": args.eval_games,
         "pretrain.demonstrator": input_agent(args.demonstrator), "name": args.name,
-        "init_from": input_agent(args.init_from)})
+        "init_from": input_agent(args.init_from), "backend": args.backend})
     check_scenario(cfg)
+    if cfg["backend"] == "rllib":  # RLlib on Ray (training/distributed/rllib_train.py; docs/distributed.md)
+        return rllib_main(cfg, args, argv)
     with RunFolder(runs_root(args.runs_dir), cfg["name"], "necro-train", resume=args.resume,
                    overwrite=args.overwrite, argv=argv) as folder:  # refused here at once if in use
         warm_up()
@@ -347,6 +349,30 @@ def main(argv=None):
 
         check_warm_start(cfg, "necro-train", resume=args.resume)
         return run_training(cfg, folder.claim(), args.resume)
+
+
+def rllib_main(cfg: dict, args, argv) -> dict:
+    """necro-train --backend rllib: Ray started or attached to (--address, $RAY_ADDRESS) before the run
+    folder is claimed, then RLlib's PPO into it."""
+    from .distributed import connect
+
+    if args.resume:  # RLlib's own checkpoints are not kept yet (docs/distributed.md, "Not done")
+        raise UsageError("--resume: not available with --backend rllib; start again from a checkpoint with "
+                         "--init-from runs/<name>/final.zip")
+    try:
+        connect(args.address, token_file=args.auth_token_file)
+    except (ValueError, ImportError) as exc:  # a bad address or token file, or no distributed extra: one line
+        raise UsageError(f"--backend rllib: {exc}") from None
+    from .distributed.rllib_train import train_rllib
+
+    with RunFolder(runs_root(args.runs_dir), cfg["name"], "necro-train", overwrite=args.overwrite,
+                   argv=argv, resumable=False) as folder:
+        run = folder.claim()
+        write_run_config(run, cfg)
+        summary = train_rllib(cfg, run, max_seconds=None if args.minutes is None else 60 * args.minutes)
+        training_curve(run, title=f"RLlib PPO: {run.name}")
+        print(f"[train] outputs in {run}")
+        return summary
 
 
 def parse_args(argv=None):
@@ -373,9 +399,20 @@ def parse_args(argv=None):
     ap.add_argument("--demonstrator", default=None,
                     help=f"the warm start's demonstrator (pretrain.demonstrator): {' | '.join(POLICY_NAMES)} | "
                          f"rollout | checkpoint .zip | sides:a,b (gang g by the g-th)")
+    ap.add_argument("--backend", choices=["sb3", "rllib"], default=None,
+                    help="sb3: the project's MaskablePPO (default); rllib: RLlib's PPO on Ray (config key backend; "
+                         "docs/distributed.md; needs the distributed extra)")
+    ap.add_argument("--address", default=None, help="--backend rllib: the Ray cluster to attach to (host:port; "
+                                                    "default $RAY_ADDRESS, else a local Ray on this machine's cores)")
+    ap.add_argument("--auth-token-file", default=None, metavar="PATH",
+                    help="--backend rllib: the cluster's authentication token (Ray's token mode)")
+    ap.add_argument("--minutes", type=float, default=None,
+                    help="--backend rllib: stop after this many minutes of training (or total_timesteps)")
     args = ap.parse_args(argv)
     at_least("--timesteps", args.timesteps, 1)
     at_least("--n-envs", args.n_envs, 1)
+    if args.minutes is not None and not args.minutes > 0:
+        ap.error(f"--minutes must be more than 0, got {args.minutes}")
     at_least("--eval-games", args.eval_games, 0)
     if args.name is not None:
         check_name(args.name)

@@ -255,6 +255,21 @@ ENCODER_NAMES = ("flat", "entity", "spatial", "tactical", "advised")
 ROW_ENCODERS = ("entity", "tactical", "advised")
 
 
+class RLlibFile(Strict):
+    """``backend: rllib``'s own settings (training/distributed/rllib_train.py; docs/distributed.md): how many
+    RLlib env runners sample, and the league. The PPO numbers stay in ``ppo`` (n_steps x n_envs is the
+    train batch, batch_size the minibatch, n_epochs, learning_rate, gamma, gae_lambda, clip_range,
+    ent_coef, net_arch the two MLPs' widths)."""
+
+    game: str = "necromunda"  # the registry's name (necro_env.rulesets.get)
+    num_env_runners: int = Field(default=1, ge=0, le=1024)  # 0: sample in the driver
+    num_envs_per_env_runner: int = Field(default=1, ge=1, le=64)
+    league: bool = True  # add a snapshot to the opponents when the learner beats the pool
+    snapshot_score: float = Field(default=0.6, gt=0, le=1)  # ... by this mean paired score over the pool
+    pool_size: int = Field(default=8, ge=1)  # snapshots kept (the oldest dropped first)
+    snapshot_weight: float = Field(default=1.0, gt=0)  # each snapshot's draw weight beside the config's opponents
+
+
 class TrainingFile(Strict):
     name: Annotated[str, BeforeValidator(_check_run_name)]  # one folder under runs/ (RUN_NAME)
     scenario: str
@@ -278,6 +293,23 @@ class TrainingFile(Strict):
     pretrain: Optional[PretrainFile] = None  # behaviour-cloning warm start (off when absent)
     # start from this checkpoint's policy weights instead (the pretrain section is then not run)
     init_from: Annotated[Optional[str], BeforeValidator(_check_init_from)] = None
+    # sb3: the project's MaskablePPO (training/train.py); rllib: RLlib's PPO on Ray (docs/distributed.md)
+    backend: Literal["sb3", "rllib"] = "sb3"
+    rllib: Optional[RLlibFile] = None  # backend: rllib's settings (defaults when absent)
+
+    @model_validator(mode="after")
+    def _rllib_fits(self):
+        """RLlib's masking module reads one flat vector (its default MLP): the flat encoder and SB3's
+        default policy, the network a project checkpoint of it holds (MlpPolicy)."""
+        if self.backend != "rllib":
+            return self
+        if self.encoder != "flat":
+            raise FieldProblem(("encoder",), self.encoder, "backend: rllib trains an MLP over the flat "
+                                                           "observation: expected 'flat'")
+        if self.ppo.extractor != "default":
+            raise FieldProblem(("ppo", "extractor"), self.ppo.extractor, "backend: rllib builds RLlib's MLP "
+                                                                         "(SB3's MlpPolicy): expected 'default'")
+        return self
 
     @model_validator(mode="after")
     def _vec_env_fits(self):
