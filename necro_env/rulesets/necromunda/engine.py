@@ -309,7 +309,7 @@ def hl_retreat(s, st, b, f, cell, passed):
     s.fi[b, f, FI_TURN] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into both Retreats, as the code it replaced was (core.separate)
 def retreat_search(s, st, b, f):
     """(dist, prev, endable) of a normal-mode search at the Retreat budget, the search the mask's
     Retreat cells come from (legal.engaged_mask), so the move matches the mask."""
@@ -418,7 +418,7 @@ def is_terrain_action(kind):
             or kind == A_SMASH_CASKET or kind == A_BYPASS_CASKET)
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into apply_action, as the code it replaced was (core.separate)
 def resolve_shot(s, st, b, f, kind, p1, p2):
     """Shoot, Blind Fire (any arc, -2 to hit: 7.8), Fire Through a Ductway (5.2) at a fighter
     (p1 = item * 2 + profile, p2 = target), or a Blast / Smoke at a point (7.9: p1 = item, p2 = cell)."""
@@ -440,7 +440,7 @@ def resolve_shot(s, st, b, f, kind, p1, p2):
         shoot(s, st, b, f, item, prof, t, blind, -2 if blind else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into apply_action, as the code it replaced was (core.separate)
 def resolve_move(s, st, b, f, kind, cell):
     """The moving actions (6.1-6.7, 5.2); returns whether the free turn (1.3) is left: after a
     Move, a Carry, a ductway crawl, a Retreat and standing up, not after Take Cover or a Crawl."""
@@ -470,7 +470,7 @@ def resolve_move(s, st, b, f, kind, cell):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into apply_action, as the code it replaced was (core.separate)
 def carry(s, st, b, f, friend, cell):
     """Carry a loot casket or ([HL] 5.3) a Seriously Injured friend: what is carried is chosen
     before the carrier moves, as in the mask, and is put down in the last cell the carrier left."""
@@ -487,7 +487,7 @@ def carry(s, st, b, f, friend, cell):
         emit(s, b, E_CASKET, f, -1, k, -1, pv, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into apply_action, as the code it replaced was (core.separate)
 def crawl_duct(s, st, b, f, cell):
     """Crawl Through a Ductway (5.2): out at a cell near the far end, whatever its height."""
     w = st.terrain.shape[1]
@@ -497,7 +497,7 @@ def crawl_duct(s, st, b, f, cell):
     s.fi[b, f, FI_Z] = st.height[cell // w, cell % w]
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into apply_action, as the code it replaced was (core.separate)
 def resolve_terrain(s, st, b, f, kind, p1):
     """Doors (5.2: Operate Door, Access Terminal, Force Door; 12 Demolitions) and loot caskets
     (Smash Open, Bypass Lock); p1 is the door or the casket."""
@@ -514,7 +514,7 @@ def resolve_terrain(s, st, b, f, kind, p1):
         open_casket(s, b, f, p1, kind == A_SMASH_CASKET)
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into apply_action, as the code it replaced was (core.separate)
 def force_door(s, st, b, f, d):
     """Force Door (5.2): D6 + S, +2 for each friend next to the door, opens it on 9 or more."""
     me = gang_of(s, b, f)
@@ -531,7 +531,7 @@ def force_door(s, st, b, f, d):
         set_door(s, b, d, f, DOOR_OPEN)
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into apply_action, as the code it replaced was (core.separate)
 def open_casket(s, b, f, k, smash):
     """Smash Open (D6 + S >= 6) or Bypass Lock (an Intelligence test) loot casket k."""
     if smash:
@@ -545,7 +545,7 @@ def open_casket(s, b, f, k, smash):
         s.casket[b, k, CK_STATE] = CASKET_OPEN
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into apply_action, as the code it replaced was (core.separate)
 def resolve_combat(s, st, b, f, kind, p1):
     """Aim, Reload (7.6; Combi parts reload separately, 12) and the actions against an enemy
     (or, Cannibalise, any Seriously Injured fighter): p1 is the target, relative to f's gang."""
@@ -673,7 +673,7 @@ def end_phase(s, st, b):
 OWED = (DK_BLAZE_PRONE, DK_RIDE_BY, DK_FOLLOWUP, DK_CHARGE_FIGHT, DK_GROUP, DK_ACTION)
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into advance, as the code it replaced was (core.separate)
 def owed_fighter(s, b, dk):
     """The fighter whose player owes decision ``dk`` (one of OWED), or -1 when it is not owed."""
     if dk == DK_BLAZE_PRONE:
@@ -689,7 +689,7 @@ def owed_fighter(s, b, dk):
     return s.g[b, G_ACTIVE] if s.g[b, G_ACTIVE] >= 0 else -1
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into advance, as the code it replaced was (core.separate)
 def decline(s, st, b, dk):
     """What declining owed decision ``dk`` does (its A_END), when the player has no other option."""
     if dk == DK_RIDE_BY:
@@ -704,7 +704,7 @@ def decline(s, st, b, dk):
         end_activation(s, b)
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into advance, as the code it replaced was (core.separate)
 def ask(s, st, b, lay, mask, dk, g):
     """Gang g must make decision dk: write its mask; returns the number of legal actions."""
     s.g[b, G_DK] = dk
@@ -716,7 +716,7 @@ AGAIN = -1  # action_phase / ask_owed: no decision yet, run the next piece of au
 NOT_OWED = -2  # ask_owed: no decision is owed
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into advance, as the code it replaced was (core.separate)
 def ask_owed(s, st, b, lay, mask):
     """The first owed decision (OWED): ask it when it has more than one option and return its number
     of legal actions, else decline it and return AGAIN; NOT_OWED when none is owed."""
@@ -734,7 +734,7 @@ def ask_owed(s, st, b, lay, mask):
     return NOT_OWED
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into advance, as the code it replaced was (core.separate)
 def gang_to_flee(s, b):
     """A bottled gang not yet asked whether it flees the battle this round (11.2), or -1."""
     for pos in range(s.g[b, G_NGANGS]):
@@ -745,7 +745,7 @@ def gang_to_flee(s, b):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into advance, as the code it replaced was (core.separate)
 def next_activation(s, st, b, lay, mask):
     """Ask for the next fighter to activate: a named member of the group activation in progress
     (2.4), else a Ready fighter of the next gang in turn. With none left, start the End phase and
@@ -766,7 +766,7 @@ def next_activation(s, st, b, lay, mask):
     return AGAIN
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into advance, as the code it replaced was (core.separate)
 def action_phase(s, st, b, lay, mask):
     """One piece of the Action phase's automatic work, in the order the rules nest them: a queued
     fighter Runs for Cover, the game may end, an owed decision, a bottled gang's flee choice, the
@@ -788,7 +788,7 @@ def action_phase(s, st, b, lay, mask):
     return next_activation(s, st, b, lay, mask)
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into advance, as the code it replaced was (core.separate)
 def end_of_round_or_game(s, b):
     """After the End phase: the round limit ends the game as a draw (2.6), else the next round's
     Priority phase."""
@@ -851,7 +851,7 @@ def step(s, st, b, lay, a, mask):
     return advance(s, st, b, lay, mask)
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into step, as the code it replaced was (core.separate)
 def standing_fighters(s, b, levels):
     """Which fighters stand on the battlefield before a decision (the falling hazard, 6.7, looks
     at who was standing); an empty array on a board without levels, where nobody falls."""
@@ -862,7 +862,7 @@ def standing_fighters(s, b, levels):
     return was_standing
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into step, as the code it replaced was (core.separate)
 def resolve_decision(s, st, b, lay, dk, kind, p1, p2):
     """Resolve the answer (kind, p1, p2) to decision ``dk`` (state.DK_*)."""
     if dk == DK_ACTION:
@@ -895,7 +895,7 @@ def resolve_decision(s, st, b, lay, dk, kind, p1, p2):
             voluntary_retreat(s, st, b, g)
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into step, as the code it replaced was (core.separate)
 def select_fighter(s, st, b, slot):
     """DK_SELECT: the fighter in ``slot`` of the deciding gang activates (2.3). Conditions may take
     its activation (4.3: Blaze, an Insane fighter fleeing, a Starving fighter's compelled charge);
@@ -920,7 +920,7 @@ def select_fighter(s, st, b, slot):
         begin_naming(s, b, f)
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into step, as the code it replaced was (core.separate)
 def charge_fight(s, st, b, kind, p1):
     """DK_CHARGE_FIGHT ([HL] 5.3): the charger takes its free Fight against p1, or declines."""
     f = s.g[b, G_CHF]

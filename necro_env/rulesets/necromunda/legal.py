@@ -185,7 +185,7 @@ def action_mask(s, st, b, lay, mask, f):
         prone_mask(s, st, b, lay, mask, f, pp, dist, prev, endable)
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
 def mark_targets(s, b, me, mask, base, targets):
     """mask[base + t relative to gang me] for every fighter t with targets[t]."""
     for t in range(targets.shape[0]):
@@ -193,7 +193,7 @@ def mark_targets(s, b, me, mask, base, targets):
             mask[base + global_to_rel(s, b, me, t)] = True
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
 def mark_profile_targets(s, b, me, mask, base, profiles, targets):
     """The weapon x profile x target block of Shoot, Blind Fire and Fire Through a Ductway (codec):
     mask[base + (item * 2 + p) * nf + t relative to gang me] for every profile with profiles[item, p]
@@ -205,7 +205,7 @@ def mark_profile_targets(s, b, me, mask, base, profiles, targets):
                 mark_targets(s, b, me, mask, base + (item * 2 + p) * nf, targets)
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
 def usable_profiles(s, st, b, f, kind):
     """[item, p]: f may attack with profile p of its weapon item by ``kind``, a profile it can fire
     (loaded, ranged: weapons.can_shoot_with) that the kind allows: Shoot, if f can afford it
@@ -228,7 +228,7 @@ def usable_profiles(s, st, b, f, kind):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
 def shoot_mask(s, st, b, lay, mask, f):
     """Shoot at a fighter (a Flame template: at an enemy under it, 7.10) or, with a Blast or Smoke
     profile, at a point (7.9); the twin Shoot of two Sidearms (12); Aim."""
@@ -265,7 +265,7 @@ def shoot_mask(s, st, b, lay, mask, f):
         mask[lay[A_AIM]] = True
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
 def active_moves_mask(s, st, b, lay, mask, f, dist, prev, endable):
     """Move, Carry (Simple), Take Cover (Basic), Charge (Double) and Ride By of a Standing and Active
     fighter: one normal-mode search at the largest budget serves them all."""
@@ -287,7 +287,8 @@ def active_moves_mask(s, st, b, lay, mask, f, dist, prev, endable):
             mark_reachable(mask, lay[A_MOVE], endable, dist, 2 * m)
     if can_afford(s, b, f, A_TAKE_COVER, False):
         mask[lay[A_TAKE_COVER] + start] = True
-        mark_reachable(mask, lay[A_TAKE_COVER], endable, dist, 2 * half_movement(s, b, f))  # halved before Gunked's -1" (3.2)
+        half = half_movement(s, b, f)  # halved before Gunked's -1" (3.2)
+        mark_reachable(mask, lay[A_TAKE_COVER], endable, dist, 2 * half)
     if can_afford(s, b, f, A_CARRY_CASKET, False) and carried_casket(s, st, b, f) >= 0:
         carry_cells(s, st, b, f, mask, lay[A_CARRY_CASKET], dist, prev, endable, start)
     if house_legacy(s, b) and can_afford(s, b, f, A_CARRY_FIGHTER, False):
@@ -307,7 +308,7 @@ def active_moves_mask(s, st, b, lay, mask, f, dist, prev, endable):
                 mask[lay[A_RIDE_BY] + global_to_rel(s, b, me, t)] = True
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
 def carry_cells(s, st, b, f, mask, base, dist, prev, endable, put_down):
     """The cells a carrier may end a Carry on, within carry_inches: what it carries is put down in
     the last cell it left, which must be its start, the cell ``put_down`` or a cell free to end in."""
@@ -321,7 +322,7 @@ def carry_cells(s, st, b, f, mask, base, dist, prev, endable, put_down):
                 mask[base + c] = True
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
 def charge_mask(s, st, b, lay, mask, f, dist, cmax):
     """Charge (Double): the enemies whose base contact a path of at most cmax inches reaches, given
     ``dist`` from a normal-mode search of f with a budget of at least 2 * cmax."""
@@ -337,7 +338,7 @@ def charge_mask(s, st, b, lay, mask, f, dist, cmax):
             mask[lay[A_CHARGE] + global_to_rel(s, b, me, t)] = True
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
 def coup_mask(s, st, b, lay, mask, f):
     """Coup de Grace: a Prone and Seriously Injured enemy within 1" (with the height difference,
     docs/rules.md, levels) and in the vision arc. A Starving fighter must Cannibalise instead (4.3)."""
@@ -354,7 +355,7 @@ def coup_mask(s, st, b, lay, mask, f):
             mask[lay[A_COUP] + global_to_rel(s, b, me, t)] = True
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
 def doors_caskets_mask(s, st, b, lay, mask, f):
     """Access Terminal, Operate Door, Force Door and Demolitions (5.2, 12) on the doors near f; Smash
     Open and Bypass Lock on the closed loot caskets near it."""
@@ -378,31 +379,27 @@ def doors_caskets_mask(s, st, b, lay, mask, f):
                 mask[lay[A_BYPASS_CASKET] + k] = True
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
 def ducts_mask(s, st, b, lay, mask, f):
     """Crawl Through and Fire Through a Ductway (5.2) from an end within 1" of f."""
-    nf = s.fi.shape[1]
-    me = gang_of(s, b, f)
-    crawl = can_afford(s, b, f, A_CRAWL_DUCT, False)
-    fire = can_afford(s, b, f, A_FIRE_DUCT, False)
-    profiles = np.zeros((0, 0), np.bool_)  # the profiles that may fire through, found when first needed
-    targets = np.zeros(nf, np.bool_)
     for u in range(st.duct.shape[0]):
         ox, oy = duct_far_end(s, st, b, f, u)
         if ox < 0:
             continue
-        if crawl:
+        if can_afford(s, b, f, A_CRAWL_DUCT, False):
             duct_exits(s, st, b, f, mask, lay[A_CRAWL_DUCT], ox, oy)
-        if fire:
-            if profiles.shape[0] == 0:
-                profiles = usable_profiles(s, st, b, f, A_FIRE_DUCT)
-            for t in range(nf):  # an enemy within 1" of the far end
+        if can_afford(s, b, f, A_FIRE_DUCT, False):
+            nf = s.fi.shape[1]
+            me = gang_of(s, b, f)
+            targets = np.zeros(nf, np.bool_)  # an enemy within 1" of the far end
+            for t in range(nf):
                 targets[t] = (s.fi[b, t, FI_STATE] == FS_ON and gang_of(s, b, t) != me
                               and clear_within1(s, st, b, ox, oy, s.fi[b, t, FI_X], s.fi[b, t, FI_Y]))
+            profiles = usable_profiles(s, st, b, f, A_FIRE_DUCT)
             mark_profile_targets(s, b, me, mask, lay[A_FIRE_DUCT], profiles, targets)
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
 def duct_exits(s, st, b, f, mask, base, ox, oy):
     """mask[base + cell] for the cells a ductway crawler may come out in: free to end in, within 1"
     of the far end (ox, oy) and not through a wall, not next to a Standing or Pinned enemy."""
@@ -416,7 +413,7 @@ def duct_exits(s, st, b, f, mask, base, ox, oy):
                 mask[base + y * w + x] = True
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
 def versatile_fight_mask(s, st, b, lay, mask, f):
     """Versatile (12): during its own activation the wielder may fight a Standing enemy up to the
     weapon's Long range away (combat.versatile_reach), in its vision arc and line of sight."""
@@ -438,7 +435,7 @@ def versatile_fight_mask(s, st, b, lay, mask, f):
             mask[lay[A_FIGHT] + global_to_rel(s, b, me, t)] = True
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
 def cannibalise_mask(s, st, b, lay, mask, f):
     """Cannibalise (Basic, a Starving fighter, 4.3): a Prone and Seriously Injured fighter, friend or
     foe, within 1" and in the vision arc (as a Coup de Grace)."""
@@ -454,7 +451,7 @@ def cannibalise_mask(s, st, b, lay, mask, f):
             mask[lay[A_CANNIBALISE] + global_to_rel(s, b, me, t)] = True
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
 def engaged_mask(s, st, b, lay, mask, f, dist, prev, endable):
     """A Standing and Engaged fighter: Fight an enemy in base contact, or Retreat (5.2)."""
     if can_afford(s, b, f, A_FIGHT, False):
@@ -468,7 +465,7 @@ def engaged_mask(s, st, b, lay, mask, f, dist, prev, endable):
         mark_reachable(mask, lay[A_RETREAT], endable, dist, rb)
 
 
-@njit(cache=True)
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
 def prone_mask(s, st, b, lay, mask, f, pp, dist, prev, endable):
     """A Prone fighter: Pinned (pp) it may Stand Up, Blind Fire (not [HL], 5.3) and ([HL] 5.3) Charge,
     at most M; Pinned or Seriously Injured it may Crawl."""
