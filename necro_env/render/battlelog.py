@@ -21,8 +21,6 @@ from ..rulesets.necromunda import events as E
 
 # event codes read with getattr so a renamed or removed constant degrades to the generic line
 _INJURY = {0: "Flesh Wound", 1: "Serious Injury", 2: "Out of Action"}
-_MOVE_KIND = {0: "moves", 1: "charges", 2: "runs for cover", 3: "retreats", 4: "takes cover", 5: "carries a casket",
-              6: "crawls", 7: "consolidates"}
 _BAND = {0: "short range", 1: "long range", 2: "out of range"}
 _COVER = {0: "", 1: ", partial cover", 2: ", full cover"}
 _HIT_REASON = {1: " (out of range)", 2: " (improbable shot: second roll)", 3: " (fire through a ductway)"}
@@ -184,7 +182,7 @@ def _format(row, N: LogNames, ng):
     if k == g.E_ACTION:
         return f"{A} declares: {_action_text(v['action_kind'], v['p1'], v['p2'], a, N, ng)}"
     if k in (g.E_MOVE,):
-        verb = _MOVE_KIND.get(v["move_kind"], "moves")
+        verb = E.MOVE_KIND_VERBS.get(v["move_kind"], "moves")  # named with the rules code (events.MK_*)
         return (f"{A} {verb} from {N.cell(v['from_cell'])} to {N.cell(v['to_cell'])} "
                 f"({v['cost_half_inches'] / 2:g}\")")
     if k == g.E_TURN:

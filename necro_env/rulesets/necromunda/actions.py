@@ -258,6 +258,15 @@ def retreat_budget(s, b, f):
 
 
 @njit(cache=True)
+def carried_casket(s, st, b, f):
+    """The loot casket f would carry: the first within 1" and not behind a wall (casket_near), or -1."""
+    for k in range(s.casket.shape[1]):
+        if casket_near(s, st, b, f, k):
+            return k
+    return -1
+
+
+@njit(cache=True)
 def carried_friend(s, st, b, f):
     """[HL] 5.3 Carry: the Seriously Injured friend within 1" that f would carry (the lowest
     fighter index when there are several), or -1."""

@@ -21,7 +21,8 @@ from .actions import charge_allowance
 from .damage import resolve_hit, take_out
 from .dice import d3, d6, two_d6
 from .events import (
-    E_BLAZE_MOVE, E_BLAZE_PRONE, E_BROKEN, E_CANNIBALISE, E_COUP, E_EXTINGUISH, E_FLEE, E_INIT, E_INSANE, emit,
+    E_BLAZE_MOVE, E_BLAZE_PRONE, E_BROKEN, E_CANNIBALISE, E_COUP, E_EXTINGUISH, E_FLEE, E_INIT, E_INSANE, MK_CHARGE,
+    MK_MOVED, emit,
 )
 from .conditions import (
     CAUSE_ACTIVATION, CAUSE_FED, WIL_INSANE, WIL_STARVING, charge_d3_allowed, clear_cond, has_cond,
@@ -102,7 +103,7 @@ def blaze_move(s, st, b, f):
     emit(s, b, E_BLAZE_MOVE, f, -1, fy * w + fx, by * w + bx, roll, ang, 0)
     if bx != fx or by != fy:
         cost = 2 * max(abs(bx - fx), abs(by - fy)) + min(abs(bx - fx), abs(by - fy))
-        place(s, st, b, f, bx, by, cost, 8)
+        place(s, st, b, f, bx, by, cost, MK_MOVED)
         return True
     return False
 
@@ -310,7 +311,7 @@ def starving_charge(s, st, b, f, t):
                     bc = dist[c]
                     goal = c
     if goal != start:
-        place(s, st, b, f, goal % w, goal // w, dist[goal], 1)
+        place(s, st, b, f, goal % w, goal // w, dist[goal], MK_CHARGE)
     if reached:
         cannibalise(s, b, f, t)
 

@@ -9,7 +9,7 @@ from ...core.jit import njit
 
 from ...core.terrain import DOOR_CLOSED, DOOR_OPEN
 from .actions import (
-    carried_friend, carry_inches, casket_near, charge_allowance, retreat_budget, spend, twin_sidearms, unwieldy,
+    carried_casket, carried_friend, carry_inches, charge_allowance, retreat_budget, spend, twin_sidearms, unwieldy,
 )
 from .codec import (
     A_AIM, A_BLIND_FIRE, A_BOTTLE, A_BYPASS_CASKET, A_CANNIBALISE, A_CARRY_CASKET, A_CARRY_FIGHTER, A_CHARGE,
@@ -22,7 +22,8 @@ from .constants import CH_INT, CH_S
 from .dice import d3, d6, two_d6
 from .events import (
     E_ACTION, E_ACTIVATE, E_CASKET, E_CHARGE, E_CONSOLIDATE, E_DOOR, E_DUCT, E_END_ACT, E_FORCE, E_GAME_END,
-    E_HARD_TARGET, E_INIT, E_INTEL, E_REACTION, E_RETREAT, E_STAND, E_TURN, emit,
+    E_HARD_TARGET, E_INIT, E_INTEL, E_REACTION, E_RETREAT, E_STAND, E_TURN, MK_CARRY, MK_CHARGE, MK_CONSOLIDATE,
+    MK_CRAWL, MK_MOVE, MK_MOVED, MK_RETREAT, MK_TAKE_COVER, emit,
 )
 from .group import begin_naming, clear_group, group_pending, name_member
 from .legal import fill_mask, rel_to_global
@@ -205,13 +206,13 @@ def do_charge(s, st, b, f, t):
         reached = True
     elif goal >= 0:
         if dist[goal] <= 2 * allowance:
-            place(s, st, b, f, goal % w, goal // w, dist[goal], 1)
+            place(s, st, b, f, goal % w, goal // w, dist[goal], MK_CHARGE)
             reached = True
         else:
             stop = path_stop(prev, start, goal, dist, 2 * allowance, endable)
             # the stop cell must not be a contact cell (contact is only reachable in full)
             if stop != start:
-                place(s, st, b, f, stop % w, stop // w, dist[stop], 1)
+                place(s, st, b, f, stop % w, stop // w, dist[stop], MK_CHARGE)
     emit(s, b, E_CHARGE, f, t, roll, allowance, 1 if reached else 0, 0, 0)
     if reached:
         s.fi[b, f, FI_FACING] = facing_towards(tx - s.fi[b, f, FI_X], ty - s.fi[b, f, FI_Y])
@@ -285,15 +286,11 @@ def do_retreat(s, st, b, f, cell):
         return
     allowance = d6(s, b)
     emit(s, b, E_RETREAT, f, -1, allowance, allowance, 0, 0, 0)
-    n = st.terrain.shape[0] * w
-    dist = np.empty(n, np.int32)
-    prev = np.empty(n, np.int32)
-    endable = np.empty(n, np.bool_)
-    reach(s, st, b, f, retreat_budget(s, b, f), MODE_NORMAL, -1, dist, prev, endable)
+    dist, prev, endable = retreat_search(s, st, b, f)
     start = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
     stop = path_stop(prev, start, cell, dist, 2 * allowance, endable)
     if stop != start:
-        place(s, st, b, f, stop % w, stop // w, dist[stop], 3)
+        place(s, st, b, f, stop % w, stop // w, dist[stop], MK_RETREAT)
     s.fi[b, f, FI_TURN] = 1
 
 
@@ -305,15 +302,23 @@ def hl_retreat(s, st, b, f, cell, passed):
         return
     allowance = movement(s, b, f)
     emit(s, b, E_RETREAT, f, -1, 0, allowance, 0, 0, 0)
-    n = st.terrain.shape[0] * w
+    dist, prev, endable = retreat_search(s, st, b, f)
+    start = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
+    if cell != start and endable[cell]:
+        place(s, st, b, f, cell % w, cell // w, dist[cell], MK_RETREAT)
+    s.fi[b, f, FI_TURN] = 1
+
+
+@njit(cache=True, separate=False)  # linked into both Retreats, as the code it replaced was (core.separate)
+def retreat_search(s, st, b, f):
+    """(dist, prev, endable) of a normal-mode search at the Retreat budget, the search the mask's
+    Retreat cells come from (legal.engaged_mask), so the move matches the mask."""
+    n = st.terrain.shape[0] * st.terrain.shape[1]
     dist = np.empty(n, np.int32)
     prev = np.empty(n, np.int32)
     endable = np.empty(n, np.bool_)
     reach(s, st, b, f, retreat_budget(s, b, f), MODE_NORMAL, -1, dist, prev, endable)
-    start = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
-    if cell != start and endable[cell]:
-        place(s, st, b, f, cell % w, cell // w, dist[cell], 3)
-    s.fi[b, f, FI_TURN] = 1
+    return dist, prev, endable
 
 
 @njit(cache=True)
@@ -363,148 +368,209 @@ def hl_after_move(s, b, f):
 
 @njit(cache=True)
 def apply_action(s, st, b, lay, kind, p1, p2):
-    """Resolve one decision of the active fighter (DK_ACTION)."""
+    """Resolve one decision of the active fighter (DK_ACTION): end the activation, the free turn
+    (1.3), an attack with a weapon profile (its cost depends on the profile: Unwieldy, 12), or an
+    action whose cost its kind alone sets."""
     f = s.g[b, G_ACTIVE]
-    me = gang_of(s, b, f)
-    h, w = st.terrain.shape
-    nf = s.fi.shape[1]
     emit(s, b, E_ACTION, f, -1, kind, p1, p2, 0, 0)
     if kind == A_END:
         end_activation(s, b)
         return
-    if house_legacy(s, b) and kind != A_TURN:
-        hl_before_action(s, b, f, kind)
     if kind == A_TURN:
         s.fi[b, f, FI_FACING] = p1
         s.fi[b, f, FI_TURN] = 0
         emit(s, b, E_TURN, f, -1, p1, 0, 0, 0, 0)
         return
-    if kind == A_SHOOT or kind == A_FIRE_DUCT or kind == A_BLIND_FIRE:
-        item = p1 // 2
-        prof = p1 % 2
-        t = rel_to_global(s, b, me, p2)
-        wid = s.wp[b, f, item, 0]
-        spend(s, b, f, kind, kind == A_SHOOT and unwieldy(st, wid, prof))
-        if kind == A_SHOOT:
-            shoot(s, st, b, f, item, prof, t, False, 0)
-        elif kind == A_BLIND_FIRE:
-            shoot(s, st, b, f, item, prof, t, True, -2)
+    if house_legacy(s, b):
+        hl_before_action(s, b, f, kind)
+    if is_profile_shot(kind):
+        resolve_shot(s, st, b, f, kind, p1, p2)
+    else:
+        spend(s, b, f, kind, False)
+        keep_turn = False
+        if is_move_action(kind):
+            keep_turn = resolve_move(s, st, b, f, kind, p1)
+        elif is_terrain_action(kind):
+            resolve_terrain(s, st, b, f, kind, p1)
         else:
-            s.fi[b, f, FI_TURN] = 0
-            fire_through_ductway(s, st, b, f, item, prof, t)
-        normalize_engagement(s, b)  # a knocked-back Pinned fighter may end in contact (4.1)
-        return
+            resolve_combat(s, st, b, f, kind, p1)
+        if s.fi[b, f, FI_STATE] == FS_ON:
+            # the free turn (1.3) is left after a move that ends Standing; any other action spends it
+            s.fi[b, f, FI_TURN] = 1 if (keep_turn and s.fi[b, f, FI_POSTURE] == PO_STANDING) else 0
+    normalize_engagement(s, b)  # a knocked-back or moved fighter may end in contact (4.1)
+
+
+@njit(cache=True)
+def is_profile_shot(kind):
+    """The actions that name a weapon profile, whose Unwieldy trait makes them Double (12)."""
+    return kind == A_SHOOT or kind == A_FIRE_DUCT or kind == A_BLIND_FIRE or kind == A_SHOOT_CELL
+
+
+@njit(cache=True)
+def is_move_action(kind):
+    return (kind == A_MOVE or kind == A_TAKE_COVER or kind == A_CRAWL or kind == A_CARRY_CASKET
+            or kind == A_CARRY_FIGHTER or kind == A_CRAWL_DUCT or kind == A_RETREAT or kind == A_STAND_UP)
+
+
+@njit(cache=True)
+def is_terrain_action(kind):
+    return (kind == A_OPEN_DOOR or kind == A_TERMINAL or kind == A_FORCE_DOOR or kind == A_DEMOLISH
+            or kind == A_SMASH_CASKET or kind == A_BYPASS_CASKET)
+
+
+@njit(cache=True, separate=False)  # linked into apply_action, as the code it replaced was (core.separate)
+def resolve_shot(s, st, b, f, kind, p1, p2):
+    """Shoot, Blind Fire (any arc, -2 to hit: 7.8), Fire Through a Ductway (5.2) at a fighter
+    (p1 = item * 2 + profile, p2 = target), or a Blast / Smoke at a point (7.9: p1 = item, p2 = cell)."""
     if kind == A_SHOOT_CELL:
-        item = p1
-        prof = blast_profile(s, st, b, f, item)
-        spend(s, b, f, kind, unwieldy(st, s.wp[b, f, item, 0], prof))
-        shoot_cell(s, st, b, f, item, prof, p2 % w, p2 // w)
-        normalize_engagement(s, b)
+        w = st.terrain.shape[1]
+        prof = blast_profile(s, st, b, f, p1)
+        spend(s, b, f, kind, unwieldy(st, s.wp[b, f, p1, 0], prof))
+        shoot_cell(s, st, b, f, p1, prof, p2 % w, p2 // w)
         return
-    spend(s, b, f, kind, False)
-    keep_turn = False
+    item = p1 // 2
+    prof = p1 % 2
+    t = rel_to_global(s, b, gang_of(s, b, f), p2)
+    spend(s, b, f, kind, kind == A_SHOOT and unwieldy(st, s.wp[b, f, item, 0], prof))
+    if kind == A_FIRE_DUCT:
+        s.fi[b, f, FI_TURN] = 0
+        fire_through_ductway(s, st, b, f, item, prof, t)
+    else:
+        blind = kind == A_BLIND_FIRE
+        shoot(s, st, b, f, item, prof, t, blind, -2 if blind else 0)
+
+
+@njit(cache=True, separate=False)  # linked into apply_action, as the code it replaced was (core.separate)
+def resolve_move(s, st, b, f, kind, cell):
+    """The moving actions (6.1-6.7, 5.2); returns whether the free turn (1.3) is left: after a
+    Move, a Carry, a ductway crawl, a Retreat and standing up, not after Take Cover or a Crawl."""
     if kind == A_MOVE:
-        do_move(s, st, b, f, p1, 2 * movement(s, b, f), 0)
-        keep_turn = True
+        do_move(s, st, b, f, cell, 2 * movement(s, b, f), MK_MOVE)
         if house_legacy(s, b):
             hl_after_move(s, b, f)
-    elif kind == A_TAKE_COVER:
-        half = half_movement(s, b, f)  # halved before Gunked's -1" (3.2)
-        do_move(s, st, b, f, p1, 2 * half, 4)
+        return True
+    if kind == A_TAKE_COVER:
+        do_move(s, st, b, f, cell, 2 * half_movement(s, b, f), MK_TAKE_COVER)  # halved before Gunked's -1" (3.2)
         s.fi[b, f, FI_POSTURE] = PO_PINNED
-    elif kind == A_CARRY_CASKET:
-        k = -1
-        for j in range(s.casket.shape[1]):
-            if casket_near(s, st, b, f, j):  # the same test as the mask (within 1", not through walls)
-                k = j
-                break
-        pv = do_move(s, st, b, f, p1, 2 * carry_inches(s, b, f), 5)
-        if k >= 0 and pv >= 0:
-            s.casket[b, k, CK_X] = pv % w
-            s.casket[b, k, CK_Y] = pv // w
-            emit(s, b, E_CASKET, f, -1, k, -1, pv, 0, 0)
-        keep_turn = True
-    elif kind == A_CARRY_FIGHTER:
-        k = carried_friend(s, st, b, f)  # chosen before the carrier moves, as in the mask
-        pv = do_move(s, st, b, f, p1, 2 * carry_inches(s, b, f), 5)
-        if k >= 0 and pv >= 0:
-            place(s, st, b, k, pv % w, pv // w, 0, 8)
-        keep_turn = True
-    elif kind == A_CHARGE:
-        do_charge(s, st, b, f, rel_to_global(s, b, me, p1))
-    elif kind == A_RIDE_BY:
-        ride_by(s, st, b, f, rel_to_global(s, b, me, p1))  # then DK_RIDE_BY finishes the Move (4.3 Mounted)
-    elif kind == A_SHOOT_TWIN:
-        i1, q1, i2, q2 = twin_sidearms(s, st, b, f)
-        shoot_twin(s, st, b, f, i1, q1, i2, q2, rel_to_global(s, b, me, p1))
-    elif kind == A_AIM:
-        s.fi[b, f, FI_AIMED] = 1
-    elif kind == A_RELOAD:
-        reload(s, st, b, f, p1)  # 7.6; Combi parts reload separately (12)
-    elif kind == A_COUP:
-        t = rel_to_global(s, b, me, p1)
-        coup_de_grace(s, b, f, t)
-    elif kind == A_CANNIBALISE:
-        cannibalise(s, b, f, rel_to_global(s, b, me, p1))
-    elif kind == A_OPEN_DOOR:
+        return False
+    if kind == A_CRAWL:
+        do_move(s, st, b, f, cell, 2 * half_movement(s, b, f), MK_CRAWL)  # halved before Gunked's -1" (3.2)
+        return False
+    if kind == A_CARRY_CASKET or kind == A_CARRY_FIGHTER:
+        carry(s, st, b, f, kind == A_CARRY_FIGHTER, cell)
+    elif kind == A_CRAWL_DUCT:
+        crawl_duct(s, st, b, f, cell)
+    elif kind == A_RETREAT:
+        do_retreat(s, st, b, f, cell)
+    elif not mounted_stand_up(s, st, b, f):  # Stand Up; Mounted: an Initiative test or it is wasted (4.3)
+        return False
+    else:
+        s.fi[b, f, FI_POSTURE] = PO_STANDING
+        emit(s, b, E_STAND, f, -1, s.fi[b, f, FI_FACING], 0, 0, 0, 0)
+    return True
+
+
+@njit(cache=True, separate=False)  # linked into apply_action, as the code it replaced was (core.separate)
+def carry(s, st, b, f, friend, cell):
+    """Carry a loot casket or ([HL] 5.3) a Seriously Injured friend: what is carried is chosen
+    before the carrier moves, as in the mask, and is put down in the last cell the carrier left."""
+    w = st.terrain.shape[1]
+    k = carried_friend(s, st, b, f) if friend else carried_casket(s, st, b, f)
+    pv = do_move(s, st, b, f, cell, 2 * carry_inches(s, b, f), MK_CARRY)
+    if k < 0 or pv < 0:
+        return
+    if friend:
+        place(s, st, b, k, pv % w, pv // w, 0, MK_MOVED)
+    else:
+        s.casket[b, k, CK_X] = pv % w
+        s.casket[b, k, CK_Y] = pv // w
+        emit(s, b, E_CASKET, f, -1, k, -1, pv, 0, 0)
+
+
+@njit(cache=True, separate=False)  # linked into apply_action, as the code it replaced was (core.separate)
+def crawl_duct(s, st, b, f, cell):
+    """Crawl Through a Ductway (5.2): out at a cell near the far end, whatever its height."""
+    w = st.terrain.shape[1]
+    emit(s, b, E_DUCT, f, -1, s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X], cell, 0, 0, 0)
+    s.fi[b, f, FI_X] = cell % w
+    s.fi[b, f, FI_Y] = cell // w
+    s.fi[b, f, FI_Z] = st.height[cell // w, cell % w]
+
+
+@njit(cache=True, separate=False)  # linked into apply_action, as the code it replaced was (core.separate)
+def resolve_terrain(s, st, b, f, kind, p1):
+    """Doors (5.2: Operate Door, Access Terminal, Force Door; 12 Demolitions) and loot caskets
+    (Smash Open, Bypass Lock); p1 is the door or the casket."""
+    if kind == A_OPEN_DOOR:
         toggle_door(s, b, p1, f)
     elif kind == A_TERMINAL:
         if int_test(s, b, f, -2):
             toggle_door(s, b, p1, f)
     elif kind == A_FORCE_DOOR:
-        r = d6(s, b)
-        helpers = 0
-        dx0 = st.door_xy[p1, 0]
-        dy0 = st.door_xy[p1, 1]
-        for o in range(nf):
-            if o != f and s.fi[b, o, FI_STATE] == FS_ON and gang_of(s, b, o) == me:
-                if max(abs(s.fi[b, o, FI_X] - dx0), abs(s.fi[b, o, FI_Y] - dy0)) == 1:
-                    helpers += 1
-        total = r + s.fi[b, f, FI_CH + CH_S] - strength_penalty(s, b, f) + 2 * helpers  # Starving -1 S
-        ok = total >= 9
-        emit(s, b, E_FORCE, f, -1, r, total, 1 if ok else 0, 0, 0)
-        if ok:
-            set_door(s, b, p1, f, DOOR_OPEN)
+        force_door(s, st, b, f, p1)
     elif kind == A_DEMOLISH:
-        demolish(s, st, b, f, p1)  # 12 Demolitions
-    elif kind == A_SMASH_CASKET:
+        demolish(s, st, b, f, p1)
+    else:
+        open_casket(s, b, f, p1, kind == A_SMASH_CASKET)
+
+
+@njit(cache=True, separate=False)  # linked into apply_action, as the code it replaced was (core.separate)
+def force_door(s, st, b, f, d):
+    """Force Door (5.2): D6 + S, +2 for each friend next to the door, opens it on 9 or more."""
+    me = gang_of(s, b, f)
+    r = d6(s, b)
+    helpers = 0
+    for o in range(s.fi.shape[1]):
+        if o != f and s.fi[b, o, FI_STATE] == FS_ON and gang_of(s, b, o) == me:
+            if max(abs(s.fi[b, o, FI_X] - st.door_xy[d, 0]), abs(s.fi[b, o, FI_Y] - st.door_xy[d, 1])) == 1:
+                helpers += 1
+    total = r + s.fi[b, f, FI_CH + CH_S] - strength_penalty(s, b, f) + 2 * helpers  # Starving -1 S
+    ok = total >= 9
+    emit(s, b, E_FORCE, f, -1, r, total, 1 if ok else 0, 0, 0)
+    if ok:
+        set_door(s, b, d, f, DOOR_OPEN)
+
+
+@njit(cache=True, separate=False)  # linked into apply_action, as the code it replaced was (core.separate)
+def open_casket(s, b, f, k, smash):
+    """Smash Open (D6 + S >= 6) or Bypass Lock (an Intelligence test) loot casket k."""
+    if smash:
         r = d6(s, b)
         ok = r + s.fi[b, f, FI_CH + CH_S] - strength_penalty(s, b, f) >= 6  # Starving -1 S (4.3)
-        emit(s, b, E_CASKET, f, -1, p1, 1 if ok else 0, r, 6, 0)
-        if ok:
-            s.casket[b, p1, CK_STATE] = CASKET_OPEN
-    elif kind == A_BYPASS_CASKET:
+        emit(s, b, E_CASKET, f, -1, k, 1 if ok else 0, r, 6, 0)
+    else:
         ok = int_test(s, b, f, 0)
-        emit(s, b, E_CASKET, f, -1, p1, 1 if ok else 0, 0, 0, 0)
-        if ok:
-            s.casket[b, p1, CK_STATE] = CASKET_OPEN
-    elif kind == A_CRAWL_DUCT:
-        ox = s.fi[b, f, FI_X]
-        oy = s.fi[b, f, FI_Y]
-        emit(s, b, E_DUCT, f, -1, oy * w + ox, p1, 0, 0, 0)
-        s.fi[b, f, FI_X] = p1 % w
-        s.fi[b, f, FI_Y] = p1 // w
-        s.fi[b, f, FI_Z] = st.height[p1 // w, p1 % w]
-        keep_turn = True
+        emit(s, b, E_CASKET, f, -1, k, 1 if ok else 0, 0, 0, 0)
+    if ok:
+        s.casket[b, k, CK_STATE] = CASKET_OPEN
+
+
+@njit(cache=True, separate=False)  # linked into apply_action, as the code it replaced was (core.separate)
+def resolve_combat(s, st, b, f, kind, p1):
+    """Aim, Reload (7.6; Combi parts reload separately, 12) and the actions against an enemy
+    (or, Cannibalise, any Seriously Injured fighter): p1 is the target, relative to f's gang."""
+    if kind == A_AIM:
+        s.fi[b, f, FI_AIMED] = 1
+        return
+    if kind == A_RELOAD:
+        reload(s, st, b, f, p1)
+        return
+    t = rel_to_global(s, b, gang_of(s, b, f), p1)
+    if kind == A_CHARGE:
+        do_charge(s, st, b, f, t)
+    elif kind == A_RIDE_BY:
+        ride_by(s, st, b, f, t)  # then DK_RIDE_BY finishes the Move (4.3 Mounted)
+    elif kind == A_SHOOT_TWIN:
+        i1, q1, i2, q2 = twin_sidearms(s, st, b, f)
+        shoot_twin(s, st, b, f, i1, q1, i2, q2, t)
     elif kind == A_FIGHT:
-        t = rel_to_global(s, b, me, p1)
         if not is_engaged(s, b, f):
             face_target(s, b, f, t)  # a Versatile fight from Standing and Active: the free turn, if still allowed
         start_fight(s, st, b, f, t, False, 0)
-    elif kind == A_RETREAT:
-        do_retreat(s, st, b, f, p1)
-        keep_turn = True
-    elif kind == A_STAND_UP:
-        if mounted_stand_up(s, st, b, f):  # Mounted: Initiative test or the action is wasted (4.3)
-            s.fi[b, f, FI_POSTURE] = PO_STANDING
-            emit(s, b, E_STAND, f, -1, s.fi[b, f, FI_FACING], 0, 0, 0, 0)
-            keep_turn = True
-    elif kind == A_CRAWL:
-        half = half_movement(s, b, f)  # halved before Gunked's -1" (3.2)
-        do_move(s, st, b, f, p1, 2 * half, 6)
-    if s.fi[b, f, FI_STATE] == FS_ON:
-        s.fi[b, f, FI_TURN] = 1 if (keep_turn and s.fi[b, f, FI_POSTURE] == PO_STANDING) else 0
-    normalize_engagement(s, b)
+    elif kind == A_COUP:
+        coup_de_grace(s, b, f, t)
+    elif kind == A_CANNIBALISE:
+        cannibalise(s, b, f, t)
 
 
 @njit(cache=True)
@@ -519,7 +585,7 @@ def apply_followup(s, st, b, kind, p1):
     elif kind == A_CONSOLIDATE:
         ox = s.fi[b, f, FI_X]
         oy = s.fi[b, f, FI_Y]
-        do_move(s, st, b, f, p1, 4, 7)
+        do_move(s, st, b, f, p1, 4, MK_CONSOLIDATE)
         emit(s, b, E_CONSOLIDATE, f, -1, oy * w + ox, p1, 0, 0, 0)
         normalize_engagement(s, b)
         if house_legacy(s, b) and s.fi[b, f, FI_STATE] == FS_ON and not is_engaged(s, b, f):
@@ -600,10 +666,147 @@ def end_phase(s, st, b):
     return False
 
 
+# The decisions an earlier step can leave owed, in the order advance asks them: a burning
+# fighter's go-Prone choice (4.3 Blaze), the end of a Ride By (4.3 Mounted), the follow-up of a
+# Fight (8.1 step 8), [HL] the optional Fight after a charge (5.3), naming a group (2.4), and
+# last the active fighter's next action. Each is skipped when its only option is to decline.
+OWED = (DK_BLAZE_PRONE, DK_RIDE_BY, DK_FOLLOWUP, DK_CHARGE_FIGHT, DK_GROUP, DK_ACTION)
+
+
+@njit(cache=True, separate=False)  # linked into advance, as the code it replaced was (core.separate)
+def owed_fighter(s, b, dk):
+    """The fighter whose player owes decision ``dk`` (one of OWED), or -1 when it is not owed."""
+    if dk == DK_BLAZE_PRONE:
+        return s.g[b, G_BLZ] - 1 if s.g[b, G_BLZ] > 0 else -1
+    if dk == DK_RIDE_BY:
+        return s.g[b, G_RB] - 1 if s.g[b, G_RB] > 0 else -1
+    if dk == DK_FOLLOWUP:
+        return s.g[b, G_FU] if s.g[b, G_FU] >= 0 else -1
+    if dk == DK_CHARGE_FIGHT:
+        return s.g[b, G_CHF] if s.g[b, G_CHF] >= 0 else -1
+    if dk == DK_GROUP:
+        return s.g[b, G_ACTIVE] if s.g[b, G_GNAME] else -1
+    return s.g[b, G_ACTIVE] if s.g[b, G_ACTIVE] >= 0 else -1
+
+
+@njit(cache=True, separate=False)  # linked into advance, as the code it replaced was (core.separate)
+def decline(s, st, b, dk):
+    """What declining owed decision ``dk`` does (its A_END), when the player has no other option."""
+    if dk == DK_RIDE_BY:
+        end_ride_by(s, st, b, A_END, 0)  # the rider stays at the pause cell
+    elif dk == DK_FOLLOWUP:
+        s.g[b, G_FU] = -1
+    elif dk == DK_CHARGE_FIGHT:
+        s.g[b, G_CHF] = -1
+    elif dk == DK_GROUP:
+        s.g[b, G_GNAME] = 0
+    elif dk == DK_ACTION:
+        end_activation(s, b)
+
+
+@njit(cache=True, separate=False)  # linked into advance, as the code it replaced was (core.separate)
+def ask(s, st, b, lay, mask, dk, g):
+    """Gang g must make decision dk: write its mask; returns the number of legal actions."""
+    s.g[b, G_DK] = dk
+    s.g[b, G_DGANG] = g
+    return fill_mask(s, st, b, lay, mask)
+
+
+AGAIN = -1  # action_phase / ask_owed: no decision yet, run the next piece of automatic work
+NOT_OWED = -2  # ask_owed: no decision is owed
+
+
+@njit(cache=True, separate=False)  # linked into advance, as the code it replaced was (core.separate)
+def ask_owed(s, st, b, lay, mask):
+    """The first owed decision (OWED): ask it when it has more than one option and return its number
+    of legal actions, else decline it and return AGAIN; NOT_OWED when none is owed."""
+    for dk in OWED:
+        f = owed_fighter(s, b, dk)
+        if f < 0:
+            continue
+        # the active fighter with no action left (or Broken, or out) ends its activation unasked
+        if dk != DK_ACTION or active_can_continue(s, b):
+            n = ask(s, st, b, lay, mask, dk, gang_of(s, b, f))
+            if n > 1:
+                return n
+        decline(s, st, b, dk)
+        return AGAIN
+    return NOT_OWED
+
+
+@njit(cache=True, separate=False)  # linked into advance, as the code it replaced was (core.separate)
+def gang_to_flee(s, b):
+    """A bottled gang not yet asked whether it flees the battle this round (11.2), or -1."""
+    for pos in range(s.g[b, G_NGANGS]):
+        g = gang_at(s, b, pos)
+        if (s.gang[b, g, GG_BOTTLED] and not s.gang[b, g, GG_OUT] and not s.gang[b, g, GG_RETREATED]
+                and not s.gang[b, g, GG_FLEE_ASKED]):
+            return g
+    return -1
+
+
+@njit(cache=True, separate=False)  # linked into advance, as the code it replaced was (core.separate)
+def next_activation(s, st, b, lay, mask):
+    """Ask for the next fighter to activate: a named member of the group activation in progress
+    (2.4), else a Ready fighter of the next gang in turn. With none left, start the End phase and
+    return AGAIN; else the number of legal actions."""
+    if s.g[b, G_GGANG] >= 0:
+        if group_pending(s, b) != 0:
+            return ask(s, st, b, lay, mask, DK_SELECT, s.g[b, G_GGANG])
+        clear_group(s, b)
+        s.g[b, G_TURN] = (s.g[b, G_TURN] + 1) % s.g[b, G_NGANGS]
+    g = next_gang(s, b)
+    if g >= 0:
+        return ask(s, st, b, lay, mask, DK_SELECT, g)
+    for o in range(s.fi.shape[1]):
+        s.fi[b, o, FI_HL] &= ~HL_NERVE  # [HL] the End phase is a new "turn" for Nerve tests
+    s.g[b, G_PHASE] = PH_END
+    s.g[b, G_ENDSTEP] = END_BOTTLE
+    s.g[b, G_ENDGANG] = 0
+    return AGAIN
+
+
+@njit(cache=True, separate=False)  # linked into advance, as the code it replaced was (core.separate)
+def action_phase(s, st, b, lay, mask):
+    """One piece of the Action phase's automatic work, in the order the rules nest them: a queued
+    fighter Runs for Cover, the game may end, an owed decision, a bottled gang's flee choice, the
+    next activation. Returns the number of legal actions when a player must decide, else AGAIN."""
+    if s.g[b, G_QN] > 0:
+        f = queue_pop(s, b)
+        if s.fi[b, f, FI_STATE] == FS_ON and s.fi[b, f, FI_BROKEN]:
+            run_for_cover(s, st, b, f)
+            normalize_engagement(s, b)
+        return AGAIN
+    if check_end(s, b):
+        return AGAIN
+    n = ask_owed(s, st, b, lay, mask)
+    if n != NOT_OWED:
+        return n
+    g = gang_to_flee(s, b)
+    if g >= 0:
+        return ask(s, st, b, lay, mask, DK_FLEE, g)
+    return next_activation(s, st, b, lay, mask)
+
+
+@njit(cache=True, separate=False)  # linked into advance, as the code it replaced was (core.separate)
+def end_of_round_or_game(s, b):
+    """After the End phase: the round limit ends the game as a draw (2.6), else the next round's
+    Priority phase."""
+    if s.g[b, G_ROUND] >= s.g[b, G_ROUND_LIMIT]:
+        s.g[b, G_DONE] = 1
+        s.g[b, G_TRUNC] = 1
+        s.g[b, G_WINNER] = -1
+        s.g[b, G_PHASE] = PH_OVER
+        emit(s, b, E_GAME_END, -1, -1, END_REASON_ROUND_LIMIT, 0, 0, 0, 0)
+    else:
+        s.g[b, G_PHASE] = PH_PRIORITY
+
+
 @njit(cache=True)
 def advance(s, st, b, lay, mask):
     """Run automatic procedures until a player must decide; write the mask. Returns the
-    number of legal actions (0 when the game is over)."""
+    number of legal actions (0 when the game is over). Each pass does one piece of work and then
+    looks again at the phase, since any piece may end the game."""
     while True:
         if s.g[b, G_DONE]:
             s.g[b, G_DK] = DK_NONE
@@ -615,109 +818,17 @@ def advance(s, st, b, lay, mask):
             s.g[b, G_PHASE] = PH_ACTION
             s.g[b, G_TURN] = 0
             s.g[b, G_ACTIVE] = -1
-            continue
-        if ph == PH_ACTION:
-            if s.g[b, G_QN] > 0:
-                f = queue_pop(s, b)
-                if s.fi[b, f, FI_STATE] == FS_ON and s.fi[b, f, FI_BROKEN]:
-                    run_for_cover(s, st, b, f)
-                    normalize_engagement(s, b)
-                continue
-            if check_end(s, b):
-                continue
-            if s.g[b, G_BLZ] > 0:
-                # 4.3 Blaze: the burning fighter's player decides whether it goes Prone and Pinned
-                s.g[b, G_DK] = DK_BLAZE_PRONE
-                s.g[b, G_DGANG] = gang_of(s, b, s.g[b, G_BLZ] - 1)
-                return fill_mask(s, st, b, lay, mask)
-            if s.g[b, G_RB] > 0:
-                # 4.3 Mounted, Ride By: the rider finishes its Move (or stays at the pause cell);
-                # skipped when no cell is left to move to
-                s.g[b, G_DK] = DK_RIDE_BY
-                s.g[b, G_DGANG] = gang_of(s, b, s.g[b, G_RB] - 1)
-                n = fill_mask(s, st, b, lay, mask)
-                if n > 1:
-                    return n
-                end_ride_by(s, st, b, A_END, 0)
-                continue
-            if s.g[b, G_FU] >= 0:
-                s.g[b, G_DK] = DK_FOLLOWUP
-                s.g[b, G_DGANG] = gang_of(s, b, s.g[b, G_FU])
-                n = fill_mask(s, st, b, lay, mask)
-                if n > 1:
-                    return n
-                s.g[b, G_FU] = -1
-                continue
-            if s.g[b, G_CHF] >= 0:
-                s.g[b, G_DK] = DK_CHARGE_FIGHT
-                s.g[b, G_DGANG] = gang_of(s, b, s.g[b, G_CHF])
-                n = fill_mask(s, st, b, lay, mask)
-                if n > 1:
-                    return n
-                s.g[b, G_CHF] = -1
-                continue
-            if s.g[b, G_GNAME]:
-                s.g[b, G_DK] = DK_GROUP
-                s.g[b, G_DGANG] = gang_of(s, b, s.g[b, G_ACTIVE])
-                n = fill_mask(s, st, b, lay, mask)
-                if n > 1:
-                    return n
-                s.g[b, G_GNAME] = 0
-                continue
-            if s.g[b, G_ACTIVE] >= 0:
-                if active_can_continue(s, b):
-                    s.g[b, G_DK] = DK_ACTION
-                    s.g[b, G_DGANG] = gang_of(s, b, s.g[b, G_ACTIVE])
-                    n = fill_mask(s, st, b, lay, mask)
-                    if n > 1:
-                        return n
-                end_activation(s, b)
-                continue
-            asked = False
-            for pos in range(s.g[b, G_NGANGS]):
-                g = gang_at(s, b, pos)
-                if (s.gang[b, g, GG_BOTTLED] and not s.gang[b, g, GG_OUT] and not s.gang[b, g, GG_RETREATED]
-                        and not s.gang[b, g, GG_FLEE_ASKED]):
-                    s.g[b, G_DK] = DK_FLEE
-                    s.g[b, G_DGANG] = g
-                    asked = True
-                    break
-            if asked:
-                return fill_mask(s, st, b, lay, mask)
-            if s.g[b, G_GGANG] >= 0:
-                # the named members of a group activation activate next, one at a time (2.4)
-                if group_pending(s, b) != 0:
-                    s.g[b, G_DK] = DK_SELECT
-                    s.g[b, G_DGANG] = s.g[b, G_GGANG]
-                    return fill_mask(s, st, b, lay, mask)
-                clear_group(s, b)
-                s.g[b, G_TURN] = (s.g[b, G_TURN] + 1) % s.g[b, G_NGANGS]
-            g = next_gang(s, b)
-            if g < 0:
-                for o in range(s.fi.shape[1]):
-                    s.fi[b, o, FI_HL] &= ~HL_NERVE  # [HL] the End phase is a new "turn" for Nerve tests
-                s.g[b, G_PHASE] = PH_END
-                s.g[b, G_ENDSTEP] = END_BOTTLE
-                s.g[b, G_ENDGANG] = 0
-                continue
-            s.g[b, G_DK] = DK_SELECT
-            s.g[b, G_DGANG] = g
-            return fill_mask(s, st, b, lay, mask)
-        if ph == PH_END:
+        elif ph == PH_ACTION:
+            n = action_phase(s, st, b, lay, mask)
+            if n != AGAIN:
+                return n
+        elif ph == PH_END:
             if end_phase(s, st, b):
                 return fill_mask(s, st, b, lay, mask)
-            if s.g[b, G_DONE]:
-                continue
-            if s.g[b, G_ROUND] >= s.g[b, G_ROUND_LIMIT]:
-                s.g[b, G_DONE] = 1
-                s.g[b, G_TRUNC] = 1
-                s.g[b, G_WINNER] = -1
-                s.g[b, G_PHASE] = PH_OVER
-                emit(s, b, E_GAME_END, -1, -1, END_REASON_ROUND_LIMIT, 0, 0, 0, 0)
-                continue
-            s.g[b, G_PHASE] = PH_PRIORITY
-            continue
-        return 0
+            if not s.g[b, G_DONE]:
+                end_of_round_or_game(s, b)
+        else:
+            return 0
 
 
 @njit(cache=True)
@@ -729,54 +840,50 @@ def step(s, st, b, lay, a, mask):
     s.g[b, G_NDEC] += 1
     kind, p1, p2 = decode(lay, s.fi.shape[1], a)
     dk = s.g[b, G_DK]
-    nf = s.fi.shape[1]
     levels = has_levels(st)  # the falling hazard (6.7) exists only on boards with levels
-    was_standing = np.zeros(nf if levels else 0, np.bool_)
+    was_standing = standing_fighters(s, b, levels)
+    resolve_decision(s, st, b, lay, dk, kind, p1, p2)
     if levels:
-        for f0 in range(nf):
-            was_standing[f0] = s.fi[b, f0, FI_STATE] == FS_ON and s.fi[b, f0, FI_POSTURE] == PO_STANDING
-    if dk == DK_SELECT:
-        f = s.g[b, G_DGANG] * s.g[b, G_MF] + p1
-        if s.g[b, G_GGANG] >= 0:
-            s.g[b, G_GROUP] &= ~(1 << p1)  # a group member takes its turn
-        start_activation(s, b, f)
-        if activation_effects(s, st, b, f):
-            # Blaze, an Insane fighter fleeing, a Starving fighter's compelled charge (4.3)
-            normalize_engagement(s, b)
-            if s.g[b, G_BLZ] == 0:  # else the Blaze go-Prone decision comes first (DK_BLAZE_PRONE)
-                end_activation(s, b)
-        elif s.fi[b, f, FI_BROKEN]:
-            # a Broken fighter's activation is its Running for Cover (10.2); House Legacy:
-            # Run for Cover or Retreat, then a Cool test to rally (10.4)
-            if house_legacy(s, b):
-                hl_broken_activation(s, st, b, f)
-            else:
-                run_for_cover(s, st, b, f)
-            normalize_engagement(s, b)
-            end_activation(s, b)
-        elif s.fi[b, f, FI_CTRL] == 0:  # a fighter the opponent controls (Insane) leads no group
-            begin_naming(s, b, f)
+        # falling hazard (6.7): Take Cover never causes a fall (docs/rules.md)
+        edge_hazards(s, st, b, was_standing, s.g[b, G_ACTIVE] if (dk == DK_ACTION and kind == A_TAKE_COVER) else -1)
+    if house_legacy(s, b):
+        clear_lost_hard_targets(s, b)
+    return advance(s, st, b, lay, mask)
+
+
+@njit(cache=True, separate=False)  # linked into step, as the code it replaced was (core.separate)
+def standing_fighters(s, b, levels):
+    """Which fighters stand on the battlefield before a decision (the falling hazard, 6.7, looks
+    at who was standing); an empty array on a board without levels, where nobody falls."""
+    nf = s.fi.shape[1]
+    was_standing = np.zeros(nf if levels else 0, np.bool_)
+    for f in range(was_standing.shape[0]):
+        was_standing[f] = s.fi[b, f, FI_STATE] == FS_ON and s.fi[b, f, FI_POSTURE] == PO_STANDING
+    return was_standing
+
+
+@njit(cache=True, separate=False)  # linked into step, as the code it replaced was (core.separate)
+def resolve_decision(s, st, b, lay, dk, kind, p1, p2):
+    """Resolve the answer (kind, p1, p2) to decision ``dk`` (state.DK_*)."""
+    if dk == DK_ACTION:
+        apply_action(s, st, b, lay, kind, p1, p2)
+    elif dk == DK_SELECT:
+        select_fighter(s, st, b, p1)
+    elif dk == DK_FOLLOWUP:
+        apply_followup(s, st, b, kind, p1)
     elif dk == DK_GROUP:
         if kind == A_GROUP:
             name_member(s, b, p1)
         else:
-            s.g[b, G_GNAME] = 0
+            s.g[b, G_GNAME] = 0  # the group is complete
     elif dk == DK_CHARGE_FIGHT:
-        f = s.g[b, G_CHF]
-        s.g[b, G_CHF] = -1
-        if kind == A_FIGHT:
-            emit(s, b, E_ACTION, f, -1, kind, p1, 0, 2, 0)
-            start_fight(s, st, b, f, rel_to_global(s, b, gang_of(s, b, f), p1), True, s.g[b, G_CHFM])
+        charge_fight(s, st, b, kind, p1)
     elif dk == DK_RIDE_BY:
         emit(s, b, E_ACTION, s.g[b, G_RB] - 1, -1, kind, p1, 0, 3, 0)
         end_ride_by(s, st, b, kind, p1)
     elif dk == DK_BLAZE_PRONE:
         blaze_finish(s, st, b, kind == A_GO_PRONE)  # then the roll to put the fire out (4.3 Blaze)
         end_activation(s, b)
-    elif dk == DK_ACTION:
-        apply_action(s, st, b, lay, kind, p1, p2)
-    elif dk == DK_FOLLOWUP:
-        apply_followup(s, st, b, kind, p1)
     elif dk == DK_BOTTLE:
         g = s.g[b, G_DGANG]
         s.gang[b, g, GG_BOTTLE_ASKED] = 1
@@ -786,12 +893,41 @@ def step(s, st, b, lay, a, mask):
         s.gang[b, g, GG_FLEE_ASKED] = 1
         if kind == A_FLEE:
             voluntary_retreat(s, st, b, g)
-    # falling hazard (6.7): Take Cover never causes a fall (docs/rules.md)
-    if levels:
-        edge_hazards(s, st, b, was_standing, s.g[b, G_ACTIVE] if (dk == DK_ACTION and kind == A_TAKE_COVER) else -1)
-    if house_legacy(s, b):
-        clear_lost_hard_targets(s, b)
-    return advance(s, st, b, lay, mask)
+
+
+@njit(cache=True, separate=False)  # linked into step, as the code it replaced was (core.separate)
+def select_fighter(s, st, b, slot):
+    """DK_SELECT: the fighter in ``slot`` of the deciding gang activates (2.3). Conditions may take
+    its activation (4.3: Blaze, an Insane fighter fleeing, a Starving fighter's compelled charge);
+    a Broken fighter's activation is its Running for Cover (10.2; House Legacy: Run for Cover or
+    Retreat, then a Cool test to rally, 10.4); else it may name a group (2.4)."""
+    f = s.g[b, G_DGANG] * s.g[b, G_MF] + slot
+    if s.g[b, G_GGANG] >= 0:
+        s.g[b, G_GROUP] &= ~(1 << slot)  # a group member takes its turn
+    start_activation(s, b, f)
+    if activation_effects(s, st, b, f):
+        normalize_engagement(s, b)
+        if s.g[b, G_BLZ] == 0:  # else the Blaze go-Prone decision comes first (DK_BLAZE_PRONE)
+            end_activation(s, b)
+    elif s.fi[b, f, FI_BROKEN]:
+        if house_legacy(s, b):
+            hl_broken_activation(s, st, b, f)
+        else:
+            run_for_cover(s, st, b, f)
+        normalize_engagement(s, b)
+        end_activation(s, b)
+    elif s.fi[b, f, FI_CTRL] == 0:  # a fighter the opponent controls (Insane) leads no group
+        begin_naming(s, b, f)
+
+
+@njit(cache=True, separate=False)  # linked into step, as the code it replaced was (core.separate)
+def charge_fight(s, st, b, kind, p1):
+    """DK_CHARGE_FIGHT ([HL] 5.3): the charger takes its free Fight against p1, or declines."""
+    f = s.g[b, G_CHF]
+    s.g[b, G_CHF] = -1
+    if kind == A_FIGHT:
+        emit(s, b, E_ACTION, f, -1, kind, p1, 0, 2, 0)
+        start_fight(s, st, b, f, rel_to_global(s, b, gang_of(s, b, f), p1), True, s.g[b, G_CHFM])
 
 
 @njit(cache=True)

@@ -80,6 +80,23 @@ E_BLAZE_PRONE = 68  # a burning fighter chose to go Prone and Pinned after its r
 E_DEMOLISH = 69  # a Demolitions grenade used against a locked door (12 Demolitions; 5.2)
 E_RIDE_BY = 70  # a Mounted fighter pauses its move to attack an enemy it passes (4.3 Mounted, Ride By)
 
+# E_MOVE's ``move_kind``: why the fighter moved. The rules code passes these to ``movement.place``
+# and the battle log words them with MOVE_KIND_VERBS; before 2026-12-02 they were bare numbers
+# decoded only in the battle log. The values are in recorded replays: never renumber them.
+MK_MOVE = 0  # a Move (Simple), and a Ride By's move (4.3 Mounted)
+MK_CHARGE = 1  # a Charge, and a Starving fighter's compelled charge (4.3)
+MK_RUN_FOR_COVER = 2  # Running for Cover (10.2)
+MK_RETREAT = 3  # a Retreat (5.2), and a House Legacy Broken fighter's retreat (10.4)
+MK_TAKE_COVER = 4
+MK_CARRY = 5  # carrying a casket or (House Legacy) a Seriously Injured friend
+MK_CRAWL = 6
+MK_CONSOLIDATE = 7  # the follow-up of a Fight (8.1 step 8)
+MK_MOVED = 8  # moved by something else than its own action: a Blaze's random move, being carried
+
+MOVE_KIND_VERBS = {MK_MOVE: "moves", MK_CHARGE: "charges", MK_RUN_FOR_COVER: "runs for cover", MK_RETREAT: "retreats",
+                   MK_TAKE_COVER: "takes cover", MK_CARRY: "carries its load", MK_CRAWL: "crawls",
+                   MK_CONSOLIDATE: "consolidates", MK_MOVED: "is moved"}
+
 EVENT_NAMES = {v: k[2:].lower() for k, v in dict(globals()).items() if k.startswith("E_") and isinstance(v, int)}
 
 # What a, b, c, d, e mean per kind (documentation and the battle log).

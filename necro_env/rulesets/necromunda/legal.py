@@ -13,7 +13,7 @@ from .combat import followup_options, versatile_range2
 from .actions import (
     can_afford, casket_near, door_near, door_operable, duct_far_end, status_pp, status_psi, status_sa, status_se,
     clear_within1, terminal_usable, twin_sidearms, unwieldy, carry_inches, charge_allowance, retreat_budget,
-    carried_friend,
+    carried_casket, carried_friend,
 )
 from .group import group_mask
 from .variant import house_legacy
@@ -148,11 +148,8 @@ def set_cells(mask, base, ok):
 
 @njit(cache=True)
 def action_mask(s, st, b, lay, mask, f):
-    """Mask of the active fighter f's choices (DK_ACTION)."""
-    h, w = st.terrain.shape
-    n = h * w
-    nf = s.fi.shape[1]
-    me = gang_of(s, b, f)
+    """Mask of the active fighter f's choices (DK_ACTION), by its status (4.1): Standing and Active
+    (sa), Standing and Engaged (se), Prone and Pinned (pp), Prone and Seriously Injured (psi)."""
     mask[lay[A_END]] = True
     standing_f = s.fi[b, f, FI_POSTURE] == PO_STANDING
     # free turn (1.3): not while Standing and Engaged, which turns to face inside a Fight at -1 (8.1)
@@ -164,231 +161,331 @@ def action_mask(s, st, b, lay, mask, f):
     se = status_se(s, b, f)
     pp = status_pp(s, b, f)
     psi = status_psi(s, b, f)
-    m = movement(s, b, f)  # Gunked: -1" (4.3)
+    # one set of search arrays serves every movement search below (they run one after another)
+    n = st.terrain.shape[0] * st.terrain.shape[1]
     dist = np.empty(n, np.int32)
     prev = np.empty(n, np.int32)
     endable = np.empty(n, np.bool_)
+    if sa:
+        active_moves_mask(s, st, b, lay, mask, f, dist, prev, endable)
+        shoot_mask(s, st, b, lay, mask, f)
+        coup_mask(s, st, b, lay, mask, f)
+        doors_caskets_mask(s, st, b, lay, mask, f)
+        ducts_mask(s, st, b, lay, mask, f)
+    if sa or se:
+        versatile_fight_mask(s, st, b, lay, mask, f)
+        cannibalise_mask(s, st, b, lay, mask, f)
+    if (sa or pp) and can_afford(s, b, f, A_RELOAD, False):
+        for item in range(s.wp.shape[2]):
+            if can_reload(s, st, b, f, item):
+                mask[lay[A_RELOAD] + item] = True
+    if se:
+        engaged_mask(s, st, b, lay, mask, f, dist, prev, endable)
+    if pp or psi:
+        prone_mask(s, st, b, lay, mask, f, pp, dist, prev, endable)
+
+
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
+def mark_targets(s, b, me, mask, base, targets):
+    """mask[base + t relative to gang me] for every fighter t with targets[t]."""
+    for t in range(targets.shape[0]):
+        if targets[t]:
+            mask[base + global_to_rel(s, b, me, t)] = True
+
+
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
+def mark_profile_targets(s, b, me, mask, base, profiles, targets):
+    """The weapon x profile x target block of Shoot, Blind Fire and Fire Through a Ductway (codec):
+    mask[base + (item * 2 + p) * nf + t relative to gang me] for every profile with profiles[item, p]
+    and every fighter t with targets[t]."""
+    nf = targets.shape[0]
+    for item in range(profiles.shape[0]):
+        for p in range(profiles.shape[1]):
+            if profiles[item, p]:
+                mark_targets(s, b, me, mask, base + (item * 2 + p) * nf, targets)
+
+
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
+def usable_profiles(s, st, b, f, kind):
+    """[item, p]: f may attack with profile p of its weapon item by ``kind``, a profile it can fire
+    (loaded, ranged: weapons.can_shoot_with) that the kind allows: Shoot, if f can afford it
+    (Unwieldy makes it Double, 12); Fire Through a Ductway, not Blast or Smoke (5.2); Blind Fire,
+    not Blast, Smoke or a Flame template (7.9-7.10)."""
+    out = np.zeros((s.wp.shape[2], st.wprof.shape[1]), np.bool_)
+    for item in range(s.wp.shape[2]):
+        wid = s.wp[b, f, item, WP_ID]
+        if wid < 0:
+            continue
+        for p in range(st.wprof.shape[1]):
+            if not can_shoot_with(s, st, b, f, item, p):
+                continue
+            if kind == A_SHOOT:
+                out[item, p] = can_afford(s, b, f, A_SHOOT, unwieldy(st, wid, p))
+            elif kind == A_FIRE_DUCT:
+                out[item, p] = not blast_or_smoke(st, wid, p)
+            else:
+                out[item, p] = not area_profile(st, wid, p)
+    return out
+
+
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
+def shoot_mask(s, st, b, lay, mask, f):
+    """Shoot at a fighter (a Flame template: at an enemy under it, 7.10) or, with a Blast or Smoke
+    profile, at a point (7.9); the twin Shoot of two Sidearms (12); Aim."""
+    nf = s.fi.shape[1]
+    me = gang_of(s, b, f)
+    usable = usable_profiles(s, st, b, f, A_SHOOT)
+    template = np.zeros_like(usable)
+    for item in range(usable.shape[0]):
+        for p in range(usable.shape[1]):
+            if usable[item, p] and st.wprof[s.wp[b, f, item, WP_ID], p, PF_TRAITS] & T_TEMPLATE:
+                template[item, p] = True
+                usable[item, p] = False
+    if template.any():
+        under = np.zeros(nf, np.bool_)
+        for t in range(nf):
+            under[t] = template_target_ok(s, st, b, f, t)
+        mark_profile_targets(s, b, me, mask, lay[A_SHOOT], template, under)
+    twin = can_afford(s, b, f, A_SHOOT_TWIN, False) and twin_sidearms(s, st, b, f)[0] >= 0
+    if usable.any() or twin:
+        # the eligible targets (arc, LOS, cover: 7.2) are the same for every profile and the twin Shoot
+        elig = np.zeros(nf, np.bool_)
+        eligible_targets(s, st, b, f, False, elig)
+        mark_profile_targets(s, b, me, mask, lay[A_SHOOT], usable, elig)
+        if twin:
+            mark_targets(s, b, me, mask, lay[A_SHOOT_TWIN], elig)
+    n = st.terrain.shape[0] * st.terrain.shape[1]
+    for item in range(usable.shape[0]):
+        for p in range(usable.shape[1]):
+            wid = s.wp[b, f, item, WP_ID]
+            if (usable[item, p] and st.wprof[wid, p, PF_TRAITS] & (T_BLAST | T_SMOKE)
+                    and blast_profile(s, st, b, f, item) == p):
+                point_targets(s, st, b, f, wid, p, mask, lay[A_SHOOT_CELL] + item * n)
+    if can_afford(s, b, f, A_AIM, False):
+        mask[lay[A_AIM]] = True
+
+
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
+def active_moves_mask(s, st, b, lay, mask, f, dist, prev, endable):
+    """Move, Carry (Simple), Take Cover (Basic), Charge (Double) and Ride By of a Standing and Active
+    fighter: one normal-mode search at the largest budget serves them all."""
+    w = st.terrain.shape[1]
+    start = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
+    m = movement(s, b, f)  # Gunked: -1" (4.3)
+    cmax = charge_allowance_max(s, st, b, f)
+    reach(s, st, b, f, 2 * max(m, cmax), MODE_NORMAL, -1, dist, prev, endable)
+    if can_afford(s, b, f, A_MOVE, False):
+        if has_levels(st):
+            # a Move may also jump down / leap gaps (rules 6.5-6.6)
+            n = dist.shape[0]
+            jd = np.empty(n, np.int32)
+            jp = np.empty(n, np.int32)
+            je = np.empty(n, np.bool_)
+            reach(s, st, b, f, 2 * m, MODE_JUMP, -1, jd, jp, je)
+            mark_reachable(mask, lay[A_MOVE], je, jd, 2 * m)
+        else:
+            mark_reachable(mask, lay[A_MOVE], endable, dist, 2 * m)
+    if can_afford(s, b, f, A_TAKE_COVER, False):
+        mask[lay[A_TAKE_COVER] + start] = True
+        half = half_movement(s, b, f)  # halved before Gunked's -1" (3.2)
+        mark_reachable(mask, lay[A_TAKE_COVER], endable, dist, 2 * half)
+    if can_afford(s, b, f, A_CARRY_CASKET, False) and carried_casket(s, st, b, f) >= 0:
+        carry_cells(s, st, b, f, mask, lay[A_CARRY_CASKET], dist, prev, endable, start)
+    if house_legacy(s, b) and can_afford(s, b, f, A_CARRY_FIGHTER, False):
+        # [HL] 5.3 Carry a Seriously Injured friend: up to min(M, S); the friend is put down in the
+        # last cell the carrier left on its path (always within 1" of it), its own cell included
+        k = carried_friend(s, st, b, f)
+        if k >= 0:
+            kc = s.fi[b, k, FI_Y] * w + s.fi[b, k, FI_X]
+            carry_cells(s, st, b, f, mask, lay[A_CARRY_FIGHTER], dist, prev, endable, kc)
+    if can_afford(s, b, f, A_CHARGE, False):
+        charge_mask(s, st, b, lay, mask, f, dist, cmax)
+    if can_afford(s, b, f, A_RIDE_BY, False) and has_cond(s, b, f, C_MOUNTED):
+        # 4.3 Mounted, Ride By: a Move that pauses in base contact with one enemy (ride_by.py)
+        me = gang_of(s, b, f)
+        for t in range(s.fi.shape[1]):
+            if gang_of(s, b, t) != me and ride_by_legal(s, st, b, f, t):
+                mask[lay[A_RIDE_BY] + global_to_rel(s, b, me, t)] = True
+
+
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
+def carry_cells(s, st, b, f, mask, base, dist, prev, endable, put_down):
+    """The cells a carrier may end a Carry on, within carry_inches: what it carries is put down in
+    the last cell it left, which must be its start, the cell ``put_down`` or a cell free to end in."""
+    w = st.terrain.shape[1]
+    start = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
+    cm = carry_inches(s, b, f)
+    for c in range(dist.shape[0]):
+        if endable[c] and dist[c] <= 2 * cm:
+            p = prev[c]
+            if p == start or p == put_down or (p >= 0 and cell_free_endable(s, st, b, p % w, p // w)):
+                mask[base + c] = True
+
+
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
+def charge_mask(s, st, b, lay, mask, f, dist, cmax):
+    """Charge (Double): the enemies whose base contact a path of at most cmax inches reaches, given
+    ``dist`` from a normal-mode search of f with a budget of at least 2 * cmax."""
+    me = gang_of(s, b, f)
+    for t in range(s.fi.shape[1]):
+        if s.fi[b, t, FI_STATE] != FS_ON or gang_of(s, b, t) == me:
+            continue
+        # every step of a path costs at least 2 half-inches (core/reach.py) and a contact
+        # cell is one cell nearer than t: a farther enemy cannot be reached
+        if max(abs(s.fi[b, t, FI_X] - s.fi[b, f, FI_X]), abs(s.fi[b, t, FI_Y] - s.fi[b, f, FI_Y])) - 1 > cmax:
+            continue
+        if contact_cost(s, st, b, f, t, dist) <= 2 * cmax:
+            mask[lay[A_CHARGE] + global_to_rel(s, b, me, t)] = True
+
+
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
+def coup_mask(s, st, b, lay, mask, f):
+    """Coup de Grace: a Prone and Seriously Injured enemy within 1" (with the height difference,
+    docs/rules.md, levels) and in the vision arc. A Starving fighter must Cannibalise instead (4.3)."""
+    if not can_afford(s, b, f, A_COUP, False) or has_cond(s, b, f, C_STARVING):
+        return
+    me = gang_of(s, b, f)
     fx = s.fi[b, f, FI_X]
     fy = s.fi[b, f, FI_Y]
-    start = fy * w + fx
-    if sa:
-        # Move / Carry (Simple), Take Cover (Basic), Charge (Double): one search at the largest budget
-        cmax = charge_allowance_max(s, st, b, f)
-        budget = 2 * max(m, cmax)
-        reach(s, st, b, f, budget, MODE_NORMAL, -1, dist, prev, endable)
-        if can_afford(s, b, f, A_MOVE, False):
-            if has_levels(st):
-                # a Move may also jump down / leap gaps (rules 6.5-6.6)
-                jd = np.empty(n, np.int32)
-                jp = np.empty(n, np.int32)
-                je = np.empty(n, np.bool_)
-                reach(s, st, b, f, 2 * m, MODE_JUMP, -1, jd, jp, je)
-                mark_reachable(mask, lay[A_MOVE], je, jd, 2 * m)
-            else:
-                mark_reachable(mask, lay[A_MOVE], endable, dist, 2 * m)
-        if can_afford(s, b, f, A_TAKE_COVER, False):
-            half = half_movement(s, b, f)  # halved before Gunked's -1" (3.2)
-            mask[lay[A_TAKE_COVER] + start] = True
-            mark_reachable(mask, lay[A_TAKE_COVER], endable, dist, 2 * half)
-        if can_afford(s, b, f, A_CARRY_CASKET, False):
-            near = False
-            for k in range(s.casket.shape[1]):
-                if casket_near(s, st, b, f, k):
-                    near = True
-            if near:
-                cm = carry_inches(s, b, f)
-                for c in range(n):
-                    if endable[c] and dist[c] <= 2 * cm:
-                        p = prev[c]
-                        if p == start or (p >= 0 and cell_free_endable(s, st, b, p % w, p // w)):
-                            mask[lay[A_CARRY_CASKET] + c] = True
-        if can_afford(s, b, f, A_CHARGE, False):
+    for t in range(s.fi.shape[1]):
+        if (s.fi[b, t, FI_STATE] == FS_ON and gang_of(s, b, t) != me and s.fi[b, t, FI_POSTURE] == PO_SI
+                and clear_within1(s, st, b, fx, fy, s.fi[b, t, FI_X], s.fi[b, t, FI_Y])
+                and within_f(s, b, f, t, 1.0)
+                and arc_ok(s, st, b, f, t, False)):
+            mask[lay[A_COUP] + global_to_rel(s, b, me, t)] = True
+
+
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
+def doors_caskets_mask(s, st, b, lay, mask, f):
+    """Access Terminal, Operate Door, Force Door and Demolitions (5.2, 12) on the doors near f; Smash
+    Open and Bypass Lock on the closed loot caskets near it."""
+    term_ok = can_afford(s, b, f, A_TERMINAL, False)
+    for d in range(st.door_xy.shape[0]):
+        if term_ok and terminal_usable(s, st, b, f, d):
+            mask[lay[A_TERMINAL] + d] = True
+        if not door_near(s, st, b, f, d):
+            continue
+        if can_afford(s, b, f, A_OPEN_DOOR, False) and door_operable(s, st, b, d):
+            mask[lay[A_OPEN_DOOR] + d] = True
+        if can_afford(s, b, f, A_FORCE_DOOR, False) and s.door[b, d, DR_STATE] == DOOR_LOCKED:
+            mask[lay[A_FORCE_DOOR] + d] = True
+            if can_afford(s, b, f, A_DEMOLISH, False) and demolitions_item(s, st, b, f)[0] >= 0:
+                mask[lay[A_DEMOLISH] + d] = True  # 12 Demolitions: a grenade against a locked door
+    for k in range(s.casket.shape[1]):
+        if s.casket[b, k, 2] == 1 and casket_near(s, st, b, f, k):
+            if can_afford(s, b, f, A_SMASH_CASKET, False):
+                mask[lay[A_SMASH_CASKET] + k] = True
+            if can_afford(s, b, f, A_BYPASS_CASKET, False):
+                mask[lay[A_BYPASS_CASKET] + k] = True
+
+
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
+def ducts_mask(s, st, b, lay, mask, f):
+    """Crawl Through and Fire Through a Ductway (5.2) from an end within 1" of f."""
+    for u in range(st.duct.shape[0]):
+        ox, oy = duct_far_end(s, st, b, f, u)
+        if ox < 0:
+            continue
+        if can_afford(s, b, f, A_CRAWL_DUCT, False):
+            duct_exits(s, st, b, f, mask, lay[A_CRAWL_DUCT], ox, oy)
+        if can_afford(s, b, f, A_FIRE_DUCT, False):
+            nf = s.fi.shape[1]
+            me = gang_of(s, b, f)
+            targets = np.zeros(nf, np.bool_)  # an enemy within 1" of the far end
             for t in range(nf):
-                if s.fi[b, t, FI_STATE] != FS_ON or gang_of(s, b, t) == me:
-                    continue
-                # every step of a path costs at least 2 half-inches (core/reach.py) and a contact
-                # cell is one cell nearer than t: a farther enemy cannot be reached
-                if max(abs(s.fi[b, t, FI_X] - fx), abs(s.fi[b, t, FI_Y] - fy)) - 1 > cmax:
-                    continue
-                if contact_cost(s, st, b, f, t, dist) <= 2 * cmax:
-                    mask[lay[A_CHARGE] + global_to_rel(s, b, me, t)] = True
-        if can_afford(s, b, f, A_RIDE_BY, False) and has_cond(s, b, f, C_MOUNTED):
-            # 4.3 Mounted, Ride By: a Move that pauses in base contact with one enemy (ride_by.py)
-            for t in range(nf):
-                if gang_of(s, b, t) != me and ride_by_legal(s, st, b, f, t):
-                    mask[lay[A_RIDE_BY] + global_to_rel(s, b, me, t)] = True
-        if house_legacy(s, b) and can_afford(s, b, f, A_CARRY_FIGHTER, False):
-            # [HL] 5.3 Carry a Seriously Injured friend: up to min(M, S); the friend is put down in the
-            # last cell the carrier left on its path (always within 1" of it)
-            k = carried_friend(s, st, b, f)
-            if k >= 0:
-                cm = carry_inches(s, b, f)
-                kc = s.fi[b, k, FI_Y] * w + s.fi[b, k, FI_X]
-                for c in range(n):
-                    if endable[c] and dist[c] <= 2 * cm:
-                        p = prev[c]
-                        if p == start or p == kc or (p >= 0 and cell_free_endable(s, st, b, p % w, p // w)):
-                            mask[lay[A_CARRY_FIGHTER] + c] = True
-        # Shoot / twin Shoot / Aim; the eligible targets (arc, LOS, cover: 7.2) are the same for
-        # every profile and the twin Shoot, so they are found once, when first needed
-        elig = np.zeros(nf, np.bool_)
-        elig_known = False
-        for item in range(s.wp.shape[2]):
-            wid = s.wp[b, f, item, WP_ID]
-            if wid < 0:
-                continue
-            for p in range(st.wprof.shape[1]):
-                if not can_shoot_with(s, st, b, f, item, p):
-                    continue
-                if not can_afford(s, b, f, A_SHOOT, unwieldy(st, wid, p)):
-                    continue
-                tr = st.wprof[wid, p, PF_TRAITS]
-                if tr & T_TEMPLATE:  # Flame template (7.10): aimed at an enemy under it
-                    for t in range(nf):
-                        if template_target_ok(s, st, b, f, t):
-                            mask[lay[A_SHOOT] + (item * 2 + p) * nf + global_to_rel(s, b, me, t)] = True
-                    continue
-                if not elig_known:
-                    eligible_targets(s, st, b, f, False, elig)
-                    elig_known = True
-                for t in range(nf):
-                    if elig[t]:
-                        mask[lay[A_SHOOT] + (item * 2 + p) * nf + global_to_rel(s, b, me, t)] = True
-                if tr & (T_BLAST | T_SMOKE) and blast_profile(s, st, b, f, item) == p:  # a point (7.9)
-                    point_targets(s, st, b, f, wid, p, mask, lay[A_SHOOT_CELL] + item * n)
-        if can_afford(s, b, f, A_SHOOT_TWIN, False):
-            i1, p1, i2, p2 = twin_sidearms(s, st, b, f)
-            if i1 >= 0:
-                if not elig_known:
-                    eligible_targets(s, st, b, f, False, elig)
-                    elig_known = True
-                for t in range(nf):
-                    if elig[t]:
-                        mask[lay[A_SHOOT_TWIN] + global_to_rel(s, b, me, t)] = True
-        if can_afford(s, b, f, A_AIM, False):
-            mask[lay[A_AIM]] = True
-        if can_afford(s, b, f, A_COUP, False) and not has_cond(s, b, f, C_STARVING):
-            # a Starving fighter must Cannibalise instead of a Coup de Grace (4.3)
-            for t in range(nf):
-                if (s.fi[b, t, FI_STATE] == FS_ON and gang_of(s, b, t) != me and s.fi[b, t, FI_POSTURE] == PO_SI
-                        and clear_within1(s, st, b, fx, fy, s.fi[b, t, FI_X], s.fi[b, t, FI_Y])
-                        and within_f(s, b, f, t, 1.0)  # with the height difference (docs/rules.md, levels)
-                        and arc_ok(s, st, b, f, t, False)):
-                    mask[lay[A_COUP] + global_to_rel(s, b, me, t)] = True
-        term_ok = can_afford(s, b, f, A_TERMINAL, False)
-        for d in range(st.door_xy.shape[0]):
-            if term_ok and terminal_usable(s, st, b, f, d):
-                mask[lay[A_TERMINAL] + d] = True
-            if not door_near(s, st, b, f, d):
-                continue
-            if can_afford(s, b, f, A_OPEN_DOOR, False) and door_operable(s, st, b, d):
-                mask[lay[A_OPEN_DOOR] + d] = True
-            if can_afford(s, b, f, A_FORCE_DOOR, False) and s.door[b, d, DR_STATE] == DOOR_LOCKED:
-                mask[lay[A_FORCE_DOOR] + d] = True
-                if can_afford(s, b, f, A_DEMOLISH, False) and demolitions_item(s, st, b, f)[0] >= 0:
-                    mask[lay[A_DEMOLISH] + d] = True  # 12 Demolitions: a grenade against a locked door
-        for k in range(s.casket.shape[1]):
-            if s.casket[b, k, 2] == 1 and casket_near(s, st, b, f, k):
-                if can_afford(s, b, f, A_SMASH_CASKET, False):
-                    mask[lay[A_SMASH_CASKET] + k] = True
-                if can_afford(s, b, f, A_BYPASS_CASKET, False):
-                    mask[lay[A_BYPASS_CASKET] + k] = True
-        for u in range(st.duct.shape[0]):
-            ox, oy = duct_far_end(s, st, b, f, u)
-            if ox < 0:
-                continue
-            if can_afford(s, b, f, A_CRAWL_DUCT, False):
-                for dy in range(-2, 3):
-                    for dx in range(-2, 3):
-                        x = ox + dx
-                        y = oy + dy
-                        if not cell_free_endable(s, st, b, x, y) or not clear_within1(s, st, b, ox, oy, x, y):
-                            continue
-                        if near_blocking_enemy(s, b, f, x, y):
-                            continue
-                        mask[lay[A_CRAWL_DUCT] + y * w + x] = True
-            if can_afford(s, b, f, A_FIRE_DUCT, False):
-                for t in range(nf):
-                    if (s.fi[b, t, FI_STATE] != FS_ON or gang_of(s, b, t) == me
-                            or not clear_within1(s, st, b, ox, oy, s.fi[b, t, FI_X], s.fi[b, t, FI_Y])):
-                        continue
-                    for item in range(s.wp.shape[2]):
-                        wid = s.wp[b, f, item, WP_ID]
-                        if wid < 0:
-                            continue
-                        for p in range(st.wprof.shape[1]):
-                            if can_shoot_with(s, st, b, f, item, p) and not blast_or_smoke(st, wid, p):
-                                mask[lay[A_FIRE_DUCT] + (item * 2 + p) * nf + global_to_rel(s, b, me, t)] = True
-    if (sa or se) and can_afford(s, b, f, A_FIGHT, False):
-        # Versatile (12): during its own activation the wielder may fight a Standing enemy
-        # up to the weapon's Long range away (combat.versatile_reach), in its vision arc and
-        # line of sight
-        vr2 = versatile_range2(s, st, b, f)
-        for t in range(nf if vr2 >= 0 else 0):
-            if (t == f or s.fi[b, t, FI_STATE] != FS_ON or gang_of(s, b, t) == me
-                    or s.fi[b, t, FI_POSTURE] != PO_STANDING
-                    or max(abs(s.fi[b, t, FI_X] - fx), abs(s.fi[b, t, FI_Y] - fy)) <= 1):
-                continue
-            dx = s.fi[b, t, FI_X] - fx
-            dy = s.fi[b, t, FI_Y] - fy
-            if (dx * dx + dy * dy <= vr2 + 1e-9 and arc_ok(s, st, b, f, t, False)
-                    and clear_rays(s, st, b, f, t, False) > 0):
+                targets[t] = (s.fi[b, t, FI_STATE] == FS_ON and gang_of(s, b, t) != me
+                              and clear_within1(s, st, b, ox, oy, s.fi[b, t, FI_X], s.fi[b, t, FI_Y]))
+            profiles = usable_profiles(s, st, b, f, A_FIRE_DUCT)
+            mark_profile_targets(s, b, me, mask, lay[A_FIRE_DUCT], profiles, targets)
+
+
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
+def duct_exits(s, st, b, f, mask, base, ox, oy):
+    """mask[base + cell] for the cells a ductway crawler may come out in: free to end in, within 1"
+    of the far end (ox, oy) and not through a wall, not next to a Standing or Pinned enemy."""
+    w = st.terrain.shape[1]
+    for dy in range(-2, 3):
+        for dx in range(-2, 3):
+            x = ox + dx
+            y = oy + dy
+            if (cell_free_endable(s, st, b, x, y) and clear_within1(s, st, b, ox, oy, x, y)
+                    and not near_blocking_enemy(s, b, f, x, y)):
+                mask[base + y * w + x] = True
+
+
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
+def versatile_fight_mask(s, st, b, lay, mask, f):
+    """Versatile (12): during its own activation the wielder may fight a Standing enemy up to the
+    weapon's Long range away (combat.versatile_reach), in its vision arc and line of sight."""
+    if not can_afford(s, b, f, A_FIGHT, False):
+        return
+    me = gang_of(s, b, f)
+    fx = s.fi[b, f, FI_X]
+    fy = s.fi[b, f, FI_Y]
+    vr2 = versatile_range2(s, st, b, f)
+    for t in range(s.fi.shape[1] if vr2 >= 0 else 0):
+        if (t == f or s.fi[b, t, FI_STATE] != FS_ON or gang_of(s, b, t) == me
+                or s.fi[b, t, FI_POSTURE] != PO_STANDING
+                or max(abs(s.fi[b, t, FI_X] - fx), abs(s.fi[b, t, FI_Y] - fy)) <= 1):
+            continue
+        dx = s.fi[b, t, FI_X] - fx
+        dy = s.fi[b, t, FI_Y] - fy
+        if (dx * dx + dy * dy <= vr2 + 1e-9 and arc_ok(s, st, b, f, t, False)
+                and clear_rays(s, st, b, f, t, False) > 0):
+            mask[lay[A_FIGHT] + global_to_rel(s, b, me, t)] = True
+
+
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
+def cannibalise_mask(s, st, b, lay, mask, f):
+    """Cannibalise (Basic, a Starving fighter, 4.3): a Prone and Seriously Injured fighter, friend or
+    foe, within 1" and in the vision arc (as a Coup de Grace)."""
+    if not has_cond(s, b, f, C_STARVING) or not can_afford(s, b, f, A_CANNIBALISE, False):
+        return
+    me = gang_of(s, b, f)
+    fx = s.fi[b, f, FI_X]
+    fy = s.fi[b, f, FI_Y]
+    for t in range(s.fi.shape[1]):
+        if (t != f and s.fi[b, t, FI_STATE] == FS_ON and s.fi[b, t, FI_POSTURE] == PO_SI
+                and clear_within1(s, st, b, fx, fy, s.fi[b, t, FI_X], s.fi[b, t, FI_Y])
+                and arc_ok(s, st, b, f, t, False)):
+            mask[lay[A_CANNIBALISE] + global_to_rel(s, b, me, t)] = True
+
+
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
+def engaged_mask(s, st, b, lay, mask, f, dist, prev, endable):
+    """A Standing and Engaged fighter: Fight an enemy in base contact, or Retreat (5.2)."""
+    if can_afford(s, b, f, A_FIGHT, False):
+        me = gang_of(s, b, f)
+        for t in range(s.fi.shape[1]):
+            if engaged_with(s, b, f, t):
                 mask[lay[A_FIGHT] + global_to_rel(s, b, me, t)] = True
-    if (sa or se) and has_cond(s, b, f, C_STARVING) and can_afford(s, b, f, A_CANNIBALISE, False):
-        # Cannibalise (Basic, 4.3): a Prone and Seriously Injured fighter, friend or foe, within 1"
-        # and in the vision arc (as a Coup de Grace)
-        for t in range(nf):
-            if (t != f and s.fi[b, t, FI_STATE] == FS_ON and s.fi[b, t, FI_POSTURE] == PO_SI
-                    and clear_within1(s, st, b, fx, fy, s.fi[b, t, FI_X], s.fi[b, t, FI_Y])
-                    and arc_ok(s, st, b, f, t, False)):
-                mask[lay[A_CANNIBALISE] + global_to_rel(s, b, me, t)] = True
-    if sa or pp:
-        if can_afford(s, b, f, A_RELOAD, False):
-            for item in range(s.wp.shape[2]):
-                if can_reload(s, st, b, f, item):
-                    mask[lay[A_RELOAD] + item] = True
-    if se:
-        if can_afford(s, b, f, A_FIGHT, False):
-            for t in range(nf):
-                if engaged_with(s, b, f, t):
-                    mask[lay[A_FIGHT] + global_to_rel(s, b, me, t)] = True
-        if can_afford(s, b, f, A_RETREAT, False):
-            rb = retreat_budget(s, b, f)
-            reach(s, st, b, f, rb, MODE_NORMAL, -1, dist, prev, endable)
-            mark_reachable(mask, lay[A_RETREAT], endable, dist, rb)
-    # one normal-mode search serves a Prone fighter's Charge ([HL]) and Crawl: distances up to a
-    # search's budget do not depend on the budget (reached: the budget dist holds, -1 none)
+    if can_afford(s, b, f, A_RETREAT, False):
+        rb = retreat_budget(s, b, f)
+        reach(s, st, b, f, rb, MODE_NORMAL, -1, dist, prev, endable)
+        mark_reachable(mask, lay[A_RETREAT], endable, dist, rb)
+
+
+@njit(cache=True, separate=False)  # linked into action_mask, as the code it replaced was (core.separate)
+def prone_mask(s, st, b, lay, mask, f, pp, dist, prev, endable):
+    """A Prone fighter: Pinned (pp) it may Stand Up, Blind Fire (not [HL], 5.3) and ([HL] 5.3) Charge,
+    at most M; Pinned or Seriously Injured it may Crawl."""
+    # one normal-mode search serves the [HL] Charge and the Crawl: distances up to a search's
+    # budget do not depend on the budget (reached: the budget dist holds, -1 none)
     reached = -1
     if pp and house_legacy(s, b) and can_afford(s, b, f, A_CHARGE, False):
-        # [HL] 5.3: a Prone and Pinned fighter may Charge, at most M
         cmax = charge_allowance_max(s, st, b, f)
         reached = 2 * max(cmax, half_movement(s, b, f))
         reach(s, st, b, f, reached, MODE_NORMAL, -1, dist, prev, endable)
-        for t in range(nf):
-            if s.fi[b, t, FI_STATE] != FS_ON or gang_of(s, b, t) == me:
-                continue
-            if contact_cost(s, st, b, f, t, dist) <= 2 * cmax:
-                mask[lay[A_CHARGE] + global_to_rel(s, b, me, t)] = True
-    if pp:
-        if can_afford(s, b, f, A_STAND_UP, False):
-            mask[lay[A_STAND_UP]] = True
-        if can_afford(s, b, f, A_BLIND_FIRE, False) and not house_legacy(s, b):  # [HL] 5.3: no Blind Fire
-            elig = np.zeros(nf, np.bool_)  # eligible targets (any arc), found once for every profile
-            elig_known = False
-            for item in range(s.wp.shape[2]):
-                wid = s.wp[b, f, item, WP_ID]
-                if wid < 0:
-                    continue
-                for p in range(st.wprof.shape[1]):
-                    if not can_shoot_with(s, st, b, f, item, p) or area_profile(st, wid, p):
-                        continue
-                    if not elig_known:
-                        eligible_targets(s, st, b, f, True, elig)
-                        elig_known = True
-                    for t in range(nf):
-                        if elig[t]:
-                            mask[lay[A_BLIND_FIRE] + (item * 2 + p) * nf + global_to_rel(s, b, me, t)] = True
-    if (pp or psi) and can_afford(s, b, f, A_CRAWL, False):
+        charge_mask(s, st, b, lay, mask, f, dist, cmax)
+    if pp and can_afford(s, b, f, A_STAND_UP, False):
+        mask[lay[A_STAND_UP]] = True
+    if pp and can_afford(s, b, f, A_BLIND_FIRE, False) and not house_legacy(s, b):
+        profiles = usable_profiles(s, st, b, f, A_BLIND_FIRE)
+        if profiles.any():
+            elig = np.zeros(s.fi.shape[1], np.bool_)  # eligible targets in any arc (7.8)
+            eligible_targets(s, st, b, f, True, elig)
+            mark_profile_targets(s, b, gang_of(s, b, f), mask, lay[A_BLIND_FIRE], profiles, elig)
+    if can_afford(s, b, f, A_CRAWL, False):
         half = half_movement(s, b, f)  # halved before Gunked's -1" (3.2)
         if reached < 2 * half:
             reach(s, st, b, f, 2 * half, MODE_NORMAL, -1, dist, prev, endable)

@@ -264,7 +264,8 @@ def facing_towards(dx, dy):
 
 @njit(cache=True)
 def place(s, st, b, f, x, y, cost, kind):
-    """Move fighter f to (x, y), facing along its last step; emits E_MOVE."""
+    """Move fighter f to (x, y), facing along its last step; emits E_MOVE with ``kind``, why it moved
+    (events.MK_*)."""
     w = st.terrain.shape[1]
     ox = s.fi[b, f, FI_X]
     oy = s.fi[b, f, FI_Y]

@@ -27,7 +27,7 @@ from .combat import assists, best_melee, parry_count, versatile_reach, versatile
 from .condition_effects import mounted_knockdown
 from .conditions import can_react, has_cond
 from .constants import PF_LONG, PF_TRAITS, T_KNOCKBACK, T_POWER, T_VERSATILE
-from .events import E_ASSIST, E_ATTACKS, E_HIT, E_REACTION, E_RIDE_BY, emit
+from .events import E_ASSIST, E_ATTACKS, E_HIT, E_REACTION, E_RIDE_BY, MK_MOVE, emit
 from .movement import (
     MODE_CHARGE, MODE_RIDE_BY, facing_towards, has_levels, move_levels_mode, near_other_enemy, place, reach,
 )
@@ -175,7 +175,7 @@ def ride_by(s, st, b, f, t):
     cost = 0 if goal == start else dist[goal]
     emit(s, b, E_RIDE_BY, f, t, start, goal, budget - cost, 0, 0)
     if goal != start:
-        place(s, st, b, f, goal % w, goal // w, cost, 0)
+        place(s, st, b, f, goal % w, goal // w, cost, MK_MOVE)
     one_attack(s, st, b, f, t, False)
     reach_back = goal_contact(s, b, f, t) or versatile_reach(s, st, b, t, f)[0] >= 0
     if (s.fi[b, t, FI_STATE] == FS_ON and s.fi[b, t, FI_POSTURE] == PO_STANDING and can_react(s, b, t)
@@ -217,7 +217,7 @@ def ride_by_finish(s, st, b, f, cell):
     ride_by_cells(s, st, b, f, dist, prev, endable)
     start = s.fi[b, f, FI_Y] * w + s.fi[b, f, FI_X]
     if cell != start and endable[cell] and dist[cell] <= s.g[b, G_RBB]:
-        place(s, st, b, f, cell % w, cell // w, dist[cell], 0)
+        place(s, st, b, f, cell % w, cell // w, dist[cell], MK_MOVE)
 
 
 @njit(cache=True)

@@ -5,7 +5,7 @@ from ...core.jit import njit
 from .combat import close_combat_attacks, reactions
 from .constants import CH_CL
 from .dice import d6, two_d6
-from .events import E_INIT, E_REACTION, E_RETREAT, E_RFC, E_SELF_RALLY, emit
+from .events import E_INIT, E_REACTION, E_RETREAT, E_RFC, E_SELF_RALLY, MK_RETREAT, MK_RUN_FOR_COVER, emit
 from .movement import MODE_NORMAL, place, reach
 from .conditions import can_react
 from .query import (
@@ -100,7 +100,7 @@ def run_for_cover(s, st, b, f):
     c, cost = best_cover_cell(s, st, b, f, 2 * allowance)
     emit(s, b, E_RFC, f, -1, start, c, allowance, 0, 0)
     if c != start:
-        place(s, st, b, f, c % w, c // w, cost, 2)
+        place(s, st, b, f, c % w, c // w, cost, MK_RUN_FOR_COVER)
 
 
 @njit(cache=True)
@@ -127,7 +127,7 @@ def hl_broken_activation(s, st, b, f):
             c, cost = best_cover_cell(s, st, b, f, 2 * allowance)
             emit(s, b, E_RFC, f, -1, start, c, allowance, 1, 0)
             if c != start:
-                place(s, st, b, f, c % w, c // w, cost, 3)
+                place(s, st, b, f, c % w, c // w, cost, MK_RETREAT)
         else:
             reactions(s, st, b, f, -1)  # every enemy in base contact attacks (10.4)
     else:
