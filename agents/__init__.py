@@ -16,6 +16,7 @@ from .checkpoint import CheckpointAgent, CheckpointMismatch
 from .heuristic import AggressorAgent, AmbusherAgent, GunlineAgent, SentryAgent
 from .random_agent import RandomAgent
 from .search import RolloutAgent
+from .game_agent import make_game_agent, play_match  # any game of the registry (Firefight's scripts)
 
 __all__ = ["Agent", "KernelAgent", "RandomAgent", "GunlineAgent", "AggressorAgent", "SentryAgent", "AmbusherAgent",
            "CheckpointAgent", "CheckpointMismatch", "RolloutAgent", "SideAgent", "agent_name", "make_agent"]

@@ -1,6 +1,6 @@
 """``necro-play``: serve the browser game (necro_env/play, docs/play.md) against any agent spec.
 
-The command lives here, in the agents' layer, because it builds the opponents (``make_agent``:
+The command lives here, in the agents' layer, because it builds the opponents (``make_game_agent``:
 scripts, checkpoints through the safe loader, the rollout search); the server and its sessions in
 ``necro_env.play`` take that builder as an argument and import no agent code ("Layers").
 """
@@ -16,14 +16,14 @@ from necro_env import rulesets
 from necro_env.play.server import WS_MAX, create_app
 from necro_env.play.session import Session, Settings
 
-from .base import make_agent
+from .game_agent import game_scripts, make_game_agent
 
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(prog="necro-play", description="Play a game in the browser against an agent "
                                 "(docs/play.md).")
     p.add_argument("--game", default="necromunda", help=f"the ruleset: {', '.join(rulesets.names())}")
-    p.add_argument("--opponent", default="gunline", help="any agent spec: random, gunline, aggressor, sentry, "
+    p.add_argument("--opponent", default=None, help="any agent spec of the game (default: Necromunda gunline, another game its first script); Necromunda: random, gunline, aggressor, sentry, "
                    "ambusher, a checkpoint path, sides:a,b, rollout(...) (default gunline)")
     p.add_argument("--side", type=int, default=0, help="the player you play (default 0)")
     p.add_argument("--seed", type=int, default=None, help="the dice's seed (default: a new one each game)")
@@ -43,7 +43,19 @@ def settings_from(args) -> Settings:
     rulesets.get(args.game)
     config = {k: v for k, v in (("board", args.board), ("variant", args.variant), ("round_limit", args.round_limit))
               if v is not None}
-    return Settings(game=args.game, config=config, side=args.side, seed=args.seed or 0, opponent=args.opponent)
+    opponent = args.opponent or default_opponent(args.game)
+    return Settings(game=args.game, config=config, side=args.side, seed=args.seed or 0, opponent=opponent)
+
+
+def default_opponent(game: str) -> str:
+    """Necromunda's GUNLINE, or the first of another game's scripts in its own order (random if none)."""
+    return "gunline" if game == "necromunda" else next(iter(game_scripts(game)), "random")
+
+
+def opponent_factory(spec: str, seed: int = 0, game=None):
+    """The session's opponent builder: a spec of the game's own ruleset (another game's script name is
+    refused in one line, e.g. ``gunline`` for Firefight)."""
+    return make_game_agent(game.ruleset, spec, seed=seed, game=game)
 
 
 def check_settings(template: Settings, factory):
@@ -55,7 +67,8 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     try:
         template = settings_from(args)
-        factory = make_agent
+        args.opponent = template.opponent
+        factory = opponent_factory
         check_settings(template, factory)
     except (ValueError, OSError, NotImplementedError) as e:
         print(f"necro-play: {' '.join(str(e).split())}", file=sys.stderr)

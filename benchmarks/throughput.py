@@ -1,6 +1,7 @@
 """Throughput of the batched core, the vector env and the AEC env, against PettingZoo classics.
 
     python -m benchmarks.throughput [--quick] [--json] [--cold]
+    python -m benchmarks.throughput --game firefight [--quick] [--no-cold] [--json]   (benchmarks/throughput_firefight.py)
 
 Measures, in one run (docs/performance.md explains each figure):
 
@@ -380,7 +381,14 @@ def main(argv=None):
     ap.add_argument("--compile-profile", action="store_true",
                     help="only a cold compile with numba's event timings (per function, per pass, LLVM)")
     ap.add_argument("--opt", type=int, default=None, help="NUMBA_OPT for --compile-profile (default numba's 3)")
+    ap.add_argument("--game", choices=("necromunda", "firefight"), default="necromunda",
+                    help="firefight: benchmarks/throughput_firefight.py's figures (--quick, --no-cold, --json)")
     args = ap.parse_args(argv)
+    if args.game == "firefight":
+        from benchmarks.throughput_firefight import main as firefight_main
+
+        return firefight_main([f for f, on in (("--quick", args.quick), ("--no-cold", args.no_cold),
+                                               ("--json", args.json)) if on])
     if args.compile_profile:
         res = compile_profile(args.opt)
         print(json.dumps(res, indent=1))

@@ -23,6 +23,9 @@ def _register():
         return
     if GYM_ID not in gymnasium.registry:
         gymnasium.register(id=GYM_ID, entry_point="necro_env.envs.gym_wrapper:NecromundaGymEnv")
+    if "necro_env/Firefight-v0" not in gymnasium.registry:  # any ruleset's wrapper, for Firefight (2026-12-02)
+        gymnasium.register(id="necro_env/Firefight-v0", entry_point="necro_env.envs.ruleset_gym:RulesetGymEnv",
+                           kwargs={"ruleset": "firefight"})
 
 
 _register()
@@ -31,6 +34,8 @@ _register()
 def __getattr__(name):
     if name == "necromunda_v0":
         return import_module("necro_env.necromunda_v0")
+    if name == "firefight_v0":  # from necro_env import firefight_v0 (2026-12-02)
+        return import_module("necro_env.firefight_v0")
     raise AttributeError(f"module 'necro_env' has no attribute {name!r}")
 
 

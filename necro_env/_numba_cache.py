@@ -77,7 +77,8 @@ PYTHON_ONLY = frozenset({
     "rulesets/necromunda/explain.py", "batch/__init__.py",
     "rulesets/firefight/__init__.py", "rulesets/firefight/game.py", "rulesets/firefight/game_config.py",
     "rulesets/firefight/log.py", "rulesets/firefight/ruleset.py", "rulesets/firefight/testing.py",
-    "rulesets/firefight/generator.py",  # (data.py counts: constants.py takes the rule codes from it)
+    "rulesets/firefight/generator.py", "rulesets/firefight/encode.py", "rulesets/firefight/frames.py",
+    "rulesets/firefight/render.py",  # (data.py counts: constants.py takes the rule codes from it)
 })
 
 

@@ -97,6 +97,7 @@ function drawFighters(fr) {
 }
 function esc(s) { return s.replace(/&/g, "&amp;").replace(/</g, "&lt;"); }
 function cardsHtml(fr) {
+  if (fr.cards) return unitCards(fr.cards);  // a game whose frames bring their own cards (Firefight: one per unit)
   let html = "";
   D.fighters.forEach((info, f) => {
     if (info.name === null) return;
@@ -111,6 +112,10 @@ function cardsHtml(fr) {
       `W ${wounds}/${info.wounds}${flesh ? `, ${flesh} flesh wound(s)` : ""} &middot; ${esc(cond.join(", "))}${state === 1 ? ` &middot; (${x},${y})` : ""}<br><small>${esc(wp)}</small></div>`;
   });
   return html;
+}
+function unitCards(cards) {
+  return cards.map(c => `<div class="card${c.active ? " active" : ""}${c.out ? " out" : ""}" style="border-left-color:${D.colours[c.side % D.colours.length]}">` +
+    `<b>${esc(c.name)}</b> [${esc(D.gangs[c.side])}]<br>${esc(c.text)}</div>`).join("");
 }
 return {cx, drawBoard, drawMarks, drawFighters, arrow, cardsHtml, esc};
 }

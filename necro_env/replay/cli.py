@@ -18,21 +18,22 @@ def _shown(value) -> str:
 
 
 def _show(args):
-    from ..render.battlelog import LogNames, log_lines
+    from .format import log_lines_of
 
     rep = read_replay(args.file)
     h = rep.header
-    names = LogNames.from_dict(h["names"])
+    sides = h["names"].get("gangs") or h["names"].get("sides") or []  # Necromunda's gangs, another game's sides
     cfg = ", ".join(f"{k}={_shown(v)}" for k, v in h["config"].items() if v is not None) or "defaults"
     print(f"# necro_env replay v{h['version']} (env {h['env_version']}, ruleset {h['ruleset'].get('name')}), "
           f"seed {h['seed']}, {cfg}")
-    print(f"# gangs: {', '.join(names.gangs)}")
-    for line in log_lines(rep.reset["events"], names, rep.reset["round"]):
+    print(f"# {'gangs' if 'gangs' in h['names'] else 'sides'}: {', '.join(map(str, sides))}")
+    for line in log_lines_of(h, rep.reset["events"], rep.reset["round"]):
         print(line)
     for s in rep.steps:
         if args.steps:
-            print(f"-- step {s['i']}: {names.gang(s['gang'])} decides (action {s['action']})")
-        for line in log_lines(s["events"], names, s["round"]):
+            who = sides[s["gang"]] if 0 <= s["gang"] < len(sides) else f"gang_{s['gang']}"
+            print(f"-- step {s['i']}: {who} decides (action {s['action']})")
+        for line in log_lines_of(h, s["events"], s["round"]):
             print(line)
     e = rep.end
     if not e["done"]:

@@ -58,6 +58,27 @@ def data_hashes(game) -> dict:
     return get(game.ruleset).data_hashes(game)
 
 
+def names_of(game, agent_names=None) -> dict:
+    """The names a header stores to word a game's events: its ruleset's ``replay_names``, or for a
+    ruleset without it (Necromunda) the battle log's LogNames."""
+    rs = rulesets.get(game.ruleset)
+    if rs.replay_names is not None:
+        return rs.replay_names(game)
+    from ..render.battlelog import LogNames
+
+    return LogNames.from_game(game, agent_names).to_dict()
+
+
+def log_lines_of(header, rows, round_) -> list:
+    """Battle-log lines of event rows from a header's names alone (no game is built)."""
+    rs = rulesets.get(header["ruleset"]["name"])
+    if rs.replay_log is not None:
+        return rs.replay_log(header["names"], rows, round_)
+    from ..render.battlelog import LogNames, log_lines
+
+    return log_lines(rows, LogNames.from_dict(header["names"]), round_)
+
+
 def ruleset_code_hash() -> str:
     """Hash of the ruleset and core sources (a differing hash is reported, the events decide)."""
     root = Path(__file__).resolve().parents[1]
@@ -183,6 +204,16 @@ def _check_header(path, head):
     if head["ruleset"]["name"] not in rulesets.names():
         raise ReplayError(path, 1, "ruleset.name", f"unknown ruleset {head['ruleset']['name']!r:.40}; "
                                                    f"this necro_env plays {', '.join(rulesets.names())}")
+    if head["ruleset"]["name"] == "necromunda":
+        _check_necromunda(path, head)
+    else:  # another game's config and names are its ruleset's: its config_from_json and verify check them
+        _check_hashes(path, head["hashes"])
+        _check_kind(path, "seed", head["seed"], (0, SEED_MAX))
+        _check_config(path, head)
+    _check_printable(path, head)
+
+
+def _check_necromunda(path, head):
     _check_section(path, head, "hashes", {"weapons": "string", "armour": "string", "board": "string", "gangs": "strs"})
     _check_section(path, head, "names", _NAMES_FIELDS)
     _check_kind(path, "seed", head["seed"], (0, SEED_MAX))
@@ -190,7 +221,22 @@ def _check_header(path, head):
         if key not in CONFIG_FIELDS:
             raise ReplayError(path, 1, f"config.{key}", f"unknown game option (allowed: {', '.join(CONFIG_FIELDS)})")
         _check_kind(path, f"config.{key}", v, CONFIG_FIELDS[key], nullable=True)
-    _check_printable(path, head)
+
+
+def _check_config(path, head):
+    """Another ruleset's config through its own ``config_from_json`` (which reads no file): a bad field
+    is refused here, named in the ruleset's words, before any game is built."""
+    try:
+        rulesets.get(head["ruleset"]["name"]).config_from_json(dict(head["config"]))
+    except (ValueError, TypeError) as exc:
+        raise ReplayError(path, 1, "config", " ".join(str(exc).split())[:300]) from None
+
+
+def _check_hashes(path, hashes):
+    """Another ruleset's data hashes: each a string or a list of strings (verify compares them)."""
+    for key, v in hashes.items():
+        if not (isinstance(v, str) or _is_strs(v)):
+            raise ReplayError(path, 1, f"hashes.{key}", f"expected a string or a list of strings, got {brief(v)}")
 
 
 def _check_printable(path, head):

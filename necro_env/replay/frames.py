@@ -96,6 +96,8 @@ def frame_data(game, rec, names: LogNames):
 def replay_data(rep, max_steps=None):
     """The viewer's data for a parsed replay (re-simulated and checked). Every name shown comes from
     the rebuilt game, not from the header (which ``simulate`` has checked against it)."""
+    if rep.header["ruleset"]["name"] != "necromunda":
+        return _ruleset_data(rep, max_steps)
     frames = []
     game = None
     for game, rec in simulate(rep):
@@ -115,3 +117,21 @@ def replay_data(rep, max_steps=None):
                               for k in range(len(condition_bits()))],
         "frames": frames,
     }
+
+
+def _ruleset_data(rep, max_steps=None):
+    """Another game's viewer data: its ruleset's ``view`` once and ``view_frame`` per step (the shapes
+    board.js reads), re-simulated and checked as Necromunda's."""
+    from .. import rulesets
+
+    rs = rulesets.get(rep.header["ruleset"]["name"])
+    view, frame = rs.feature("view"), rs.feature("view_frame")
+    frames, data = [], None
+    for game, rec in simulate(rep):
+        if data is None:
+            data = view(game)
+        frames.append(frame(game, rec.get("gang", -1), rec["round"]))
+        if max_steps is not None and len(frames) > max_steps:
+            break
+    title = f"{data['board']['name']}: {' vs '.join(data['gangs'])} (seed {rep.header['seed']})"
+    return {"title": title, **data, "frames": frames}

@@ -21,11 +21,11 @@ def write_gif(path, out, cell: int = 12, ms: int = 250, every: int = 1, max_step
     rep = read_replay(path)
     frames = []
     n = len(rep.steps)
+    draw = _drawer(rep, cell)
     for k, (game, _) in enumerate(simulate(rep)):
-        names = LogNames.from_game(game).gangs  # the rebuilt game's, not the header's (simulate checked it)
         last = k == n or (max_steps is not None and k >= max_steps)
         if k % every == 0 or last:
-            frames.append(render_image(game, cell, names).quantize(colors=64, dither=0))
+            frames.append(draw(game).quantize(colors=64, dither=0))
         if last:
             break
     out = Path(out)
@@ -34,3 +34,23 @@ def write_gif(path, out, cell: int = 12, ms: int = 250, every: int = 1, max_step
     frames[0].save(out, save_all=True, append_images=frames[1:], duration=durations, loop=0, optimize=True,
                    disposal=1)
     return out
+
+
+def _drawer(rep, cell):
+    """game -> a PIL image: Necromunda's renderer (``cell`` pixels a cell), or another ruleset's
+    ``render_rgb`` (its own cell size), as its env's rgb_array render draws it (2026-12-02)."""
+    name = rep.header["ruleset"]["name"]
+    if name == "necromunda":  # the rebuilt game's names, not the header's (simulate checked it)
+        return lambda game: render_image(game, cell, LogNames.from_game(game).gangs)
+    from PIL import Image
+
+    from .. import rulesets
+
+    from ..core.header import H_NPLAYERS
+
+    rs = rulesets.get(name)
+    rgb = rs.feature("render_rgb")
+
+    def draw(game):
+        return Image.fromarray(rgb(game, [f"{rs.players}_{i}" for i in range(int(game.state.g[0, H_NPLAYERS]))]))
+    return draw

@@ -15,8 +15,9 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
-from ..render.battlelog import LogNames
-from .format import FORMAT_NAME, FORMAT_VERSION, data_hashes, event_rows, ruleset_code_hash, state_hash
+from ..core.header import H_DPLAYER
+from ..rulesets import get
+from .format import FORMAT_NAME, FORMAT_VERSION, data_hashes, event_rows, names_of, ruleset_code_hash, state_hash
 
 
 class Recorder:
@@ -42,9 +43,9 @@ class Recorder:
         g = self.game
         self._write({
             "type": "header", "format": FORMAT_NAME, "version": FORMAT_VERSION, "env_version": __version__,
-            "ruleset": {"name": "necromunda", "code": ruleset_code_hash()},
+            "ruleset": {"name": g.ruleset, "code": ruleset_code_hash()},
             "hashes": data_hashes(g), "config": self.config, "seed": int(seed),
-            "names": LogNames.from_game(g, self.agent_names).to_dict(),
+            "names": names_of(g, self.agent_names),
         })
         self._write({"type": "reset", "round": g.round, "events": event_rows(g), "state": state_hash(g)})
 
@@ -76,6 +77,11 @@ class Recorder:
     @property
     def active(self):
         return self._fh is not None
+
+
+def _deciding(game) -> int:
+    """The player deciding now, from the state header (every ruleset's)."""
+    return int(game.state.g[0, H_DPLAYER])
 
 
 def random_policy(game, rng):
@@ -122,17 +128,21 @@ def closing_policy(game, rng):
 POLICIES = {"random": random_policy, "closing": closing_policy}
 
 
-def record(path, seed: int = 0, policy=None, policy_seed=None, max_steps=None, **config):
+def record(path, seed: int = 0, policy=None, policy_seed=None, max_steps=None, ruleset="necromunda", **config):
     """Play one game and write its replay to ``path``; returns the path.
 
     ``config`` are ``GameConfig`` fields (scenario, board, gangs, num_gangs, round_limit, variant, ...);
     ``policy(game, rng) -> index`` picks every decision (default: uniformly random legal actions,
     drawn from ``numpy.random.default_rng(policy_seed if given else seed)``). ``max_steps`` stops
-    early (the replay then holds an unfinished game).
+    early (the replay then holds an unfinished game). ``ruleset`` names the game of the registry; another
+    game than Necromunda is built from ``config`` by its ``config_from_json``.
     """
-    from ..rulesets.necromunda.game_config import GameConfig
+    if ruleset == "necromunda":
+        from ..rulesets.necromunda.game_config import GameConfig
 
-    game = GameConfig(**config).build()
+        game = GameConfig(**config).build()
+    else:
+        game = get(ruleset).config_from_json(config).build()
     cfg = game.config.to_json()  # before playing: a config a replay cannot hold fails first
     game.reset(int(seed))
     rng = np.random.default_rng(seed if policy_seed is None else policy_seed)
@@ -141,7 +151,7 @@ def record(path, seed: int = 0, policy=None, policy_seed=None, max_steps=None, *
     rec.start(seed)
     n = 0
     while not game.done and (max_steps is None or n < max_steps):
-        gang, rnd = game.current_gang, game.round
+        gang, rnd = _deciding(game), game.round
         idx = policy(game, rng)
         game.step(idx)
         rec.step(idx, gang, rnd)

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import __version__
+from .. import __version__, rulesets
 from ..core.errors import IllegalActionError
-from .format import ReplayError, bounded, data_hashes, event_rows, read_replay, ruleset_code_hash, state_hash
+from ..core.header import H_DPLAYER
+from .format import ReplayError, bounded, data_hashes, event_rows, names_of, read_replay, ruleset_code_hash, state_hash
 
 
 @dataclass
@@ -24,10 +25,11 @@ class VerifyResult:
     done: bool
     winner: int
     notes: list = field(default_factory=list)
+    players: str = "gang"  # the ruleset's agent prefix (Ruleset.players): gang_1, player_1
 
     def summary(self) -> str:
         res = ("unfinished game" if not self.done else
-               (f"gang_{self.winner} wins" if self.winner >= 0 else "draw"))
+               (f"{self.players}_{self.winner} wins" if self.winner >= 0 else "draw"))
         return f"OK {self.path}: {self.steps} steps, {self.events} events identical ({res})"
 
 
@@ -52,8 +54,9 @@ def trusted_config(rep) -> dict:
         v = cfg.get(key)
         if v is not None and not (key == "board" and v.startswith("generate:")):
             cfg[key] = resolve(v, f"config.{key}")
-    if cfg.get("gangs") is not None:
-        cfg["gangs"] = [resolve(g, f"config.gangs[{i}]") for i, g in enumerate(cfg["gangs"])]
+    for key in ("gangs", "lists"):  # Necromunda's gang files, Firefight's army lists
+        if isinstance(cfg.get(key), list):
+            cfg[key] = [resolve(g, f"config.{key}[{i}]") for i, g in enumerate(cfg[key])]
     return cfg
 
 
@@ -67,11 +70,9 @@ def _first_difference(rec, now, at):
 
 def _check_names(rep, game):
     """The header's ``names`` (what `show` prints) are those of the game the config builds."""
-    from ..render.battlelog import LogNames
-
-    now = LogNames.from_game(game).to_dict()
+    now = names_of(game)
     for key, value in now.items():
-        diff = _first_difference(rep.header["names"][key], value, f"names.{key}")
+        diff = _first_difference(rep.header["names"].get(key), value, f"names.{key}")
         if diff:
             raise _mismatch(rep, 1, diff[0], diff[1], diff[2], "recomputed from the configuration")
 
@@ -91,7 +92,7 @@ def build_from_header(rep):
                                                  f"{bounded(str(exc))}") from None
     now = data_hashes(game)
     rec = rep.header["hashes"]
-    for key in ("weapons", "armour", "board", "gangs"):
+    for key in now:  # Necromunda's weapons, armour, board, gangs; another game's own
         if rec.get(key) != now[key]:
             raise ReplayError(rep.path, 1, f"hashes.{key}",
                               f"the {key} data differ from the recording ({bounded(rec.get(key))} recorded, "
@@ -127,9 +128,10 @@ def simulate(rep):
         n = s["i"] + 3
         if game.done:
             raise ReplayError(rep.path, n, "action", f"step {s['i']}: the re-simulated game is already over")
-        if game.current_gang != s["gang"]:
+        deciding = int(game.state.g[0, H_DPLAYER])  # the state header's: every ruleset has it
+        if deciding != s["gang"]:
             raise ReplayError(rep.path, n, "gang", f"step {s['i']}: gang {s['gang']} recorded, but gang "
-                                                   f"{game.current_gang} decides in the re-simulation")
+                                                   f"{deciding} decides in the re-simulation")
         if game.round != s["round"]:  # the battle log's "R<n>" of the step's lines
             raise _mismatch(rep, n, "round", s["round"], game.round, what=f"step {s['i']}: ")
         try:
@@ -168,4 +170,5 @@ def verify(path) -> VerifyResult:
     for game, rec in simulate(rep):
         events += len(rec["events"])
     _check_end(rep, game)
-    return VerifyResult(rep.path, len(rep.steps), events, bool(game.done), int(game.winner), notes)
+    players = rulesets.get(rep.header["ruleset"]["name"]).players
+    return VerifyResult(rep.path, len(rep.steps), events, bool(game.done), int(game.winner), notes, players)

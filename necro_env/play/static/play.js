@@ -144,6 +144,14 @@ function act(i) {
   say("", false); renderMenu();
 }
 
+// Two pieces are the same when they are, or when both are models of one unit (a game whose view gives
+// each piece its "unit", as Firefight's does: clicking any model of a unit picks the unit).
+function same(p, f) {
+  if (p === null || p === undefined) return false;
+  const a = G.view.fighters[p], b = G.view.fighters[f];
+  return p === f || (a !== undefined && b !== undefined && a.unit !== undefined && a.unit === b.unit);
+}
+
 function pieceAt(x, y) {
   if (!frame) return null;
   const f = frame.fi.findIndex(r => r[6] === 1 && r[0] === x && r[1] === y);
@@ -158,7 +166,7 @@ cv.addEventListener("click", ev => {
   const x = Math.floor((ev.clientX - r.left) / CELL), y = Math.floor((ev.clientY - r.top) / CELL);
   const f = pieceAt(x, y);
   const pool = chosenKind ? options : decision.legal;
-  const hits = pool.filter(a => (a.cell && a.cell[0] === x && a.cell[1] === y) || (f !== null && (chosenKind ? a.target === f : a.piece === f || a.target === f)));
+  const hits = pool.filter(a => (a.cell && a.cell[0] === x && a.cell[1] === y) || (f !== null && (chosenKind ? same(a.target, f) : same(a.piece, f) || same(a.target, f))));
   if (!hits.length) {
     const what = f !== null ? G.view.fighters[f].name : `cell (${x},${y})`;
     say(`${what}: no legal ${chosenKind || "action"} there now`, true);

@@ -65,6 +65,53 @@ def _decision_names() -> dict:
     return dict(DK_NAMES)
 
 
+def _shown(name: str):
+    """A function of frames.py (the replay viewer's and the play page's words and drawing data), imported
+    when first used (2026-12-02)."""
+    from . import frames
+
+    return getattr(frames, name)
+
+
+def _env_part(name: str):
+    """A function of the env's modules (encode.py, render.py, below), imported when first used (firefight_v0,
+    2026-12-02)."""
+    from . import encode, render
+
+    return {"encoders": lambda: dict(encode.ENCODERS), "render_ansi": render.text_board,
+            "render_rgb": render.rgb_array}[name]
+
+
+def _make_game(config: dict):
+    """GameConfig keyword arguments -> a Game (unknown or bad ones refused in one line by GameConfig)."""
+    from .game_config import GameConfig
+
+    return GameConfig.from_json(dict(config)).build()
+
+
+def objective_balance(game, player: int) -> float:
+    """Objective markers ``player`` holds minus those the enemy holds now: firefight_v0's shaping potential
+    (the markers decide the game, §2.4)."""
+    from .state import O_ON, O_OWNER
+
+    o = game.state.obj[0]
+    owner = o[o[:, O_ON] > 0, O_OWNER]
+    return float((owner == player).sum() - (owner == 1 - player).sum())
+
+
+def _scripts() -> dict:
+    """The compiled scripted players by name (policies.py: holder, charger, random), imported when first asked."""
+    from .policies import SCRIPTS
+
+    return dict(SCRIPTS)
+
+
+def _batch_module():
+    from . import batch
+
+    return batch
+
+
 RULESET = Ruleset(
     name="firefight",
     version=VERSION,
@@ -76,4 +123,18 @@ RULESET = Ruleset(
     decision_names=_decision_names,
     env_module="necro_env.firefight_v0",
     gym_id="necro_env/Firefight-v0",
+    describe_action=lambda game, i: _shown("describe_action")(game, i),  # showing a game: firefight/frames.py
+    why_illegal=lambda game, i: _shown("why_illegal")(game, i),
+    view=lambda game: _shown("view")(game),
+    view_frame=lambda game, side, round_: _shown("view_frame")(game, side, round_),
+    scoreboard=lambda game: _shown("scoreboard")(game),
+    replay_names=lambda game: _shown("replay_names")(game),
+    replay_log=lambda names, rows, round_: _shown("replay_log")(names, rows, round_),
+    make_game=_make_game,  # the generic env (necro_env/envs/ruleset_env.py) and firefight_v0
+    encoders=lambda: _env_part("encoders")(),
+    render_ansi=lambda game, names: _env_part("render_ansi")(game, names),
+    render_rgb=lambda game, names: _env_part("render_rgb")(game, names),
+    shaping_value=objective_balance,
+    scripts=_scripts,  # the scripted players (policies.py; agents/game_agent.py builds their agents)
+    batched=lambda: _batch_module(),  # compiled kernels over B games (batch.py; the soak and the benchmark)
 )
