@@ -70,10 +70,11 @@ def test_config_root_is_the_repository_configs_folder():
 def test_every_shipped_yaml_loads():
     from necro_env.config.training import load_training
 
-    from training import ppo_fast
+    from training import ppo_fast, sweep
 
     loaders = {"houses": load_house, "gangs": load_gang, "boards": load_board, "scenarios": load_scenario,
-               "training": load_training, "ppo_fast": lambda p: ppo_fast.parse_args(["--config", str(p)])}
+               "training": load_training, "ppo_fast": lambda p: ppo_fast.parse_args(["--config", str(p)]),
+               "sweeps": lambda p: sweep.load_sweep(p)}
     # Necromunda's files; configs/firefight/ is Firefight's, loaded by its own loaders
     # (tests/firefight/test_ff_data_files.py::test_every_shipped_file_loads)
     files = sorted(p for p in CONFIG_ROOT.rglob("*.yaml") if "firefight" not in p.relative_to(CONFIG_ROOT).parts)
