@@ -77,8 +77,38 @@ def _encoder_fingerprint(encoder_name: str = "flat") -> str:
     return h.hexdigest()[:16]
 
 
+def game_of(game) -> str:
+    """The registry name of ``game``'s ruleset (Game.ruleset); a checkpoint without one is Necromunda's."""
+    return getattr(game, "ruleset", "necromunda")
+
+
+def ruleset_metadata(game, encoder_name: str) -> dict:
+    """What a policy trained on a registry game other than Necromunda depends on (2026-12-02, Firefight):
+    the game, its encoder's observation space, the board's size and the action space."""
+    import necro_env
+    from necro_env import rulesets
+    from necro_env.envs.ruleset_env import make_encoder
+
+    rs = rulesets.get(game_of(game))
+    return {"game": rs.name, "ruleset_version": rs.version, "env_version": necro_env.__version__,
+            "encoder": encoder_name, "observation_space": _space_desc(make_encoder(rs, encoder_name).space(game)),
+            "board": {"name": game.board.name, "height": int(game.dims.height), "width": int(game.dims.width)},
+            "action_space": {"n": int(game.n_actions), "layout": [int(v) for v in game.layout]},
+            "game_config": _ruleset_config(rs, game)}
+
+
+def _ruleset_config(rs, game):
+    """The JSON of the config the game was built from, for the record (None for a game built in code)."""
+    try:
+        return rs.config_json(game)
+    except ValueError:
+        return None
+
+
 def env_metadata(game, encoder_name: str) -> dict:
     """What a policy trained on (game, encoder) depends on."""
+    if game_of(game) != "necromunda":
+        return ruleset_metadata(game, encoder_name)
     import necro_env
     from necro_env.envs.encoders import make_encoder
     from necro_env.rulesets.necromunda import codec
@@ -86,6 +116,7 @@ def env_metadata(game, encoder_name: str) -> dict:
     enc = make_encoder(encoder_name)
     d = game.dims
     return {
+        "game": "necromunda",
         "env_version": necro_env.__version__,
         "encoder": encoder_name,
         "encoder_features": _encoder_fingerprint(encoder_name),
@@ -148,13 +179,20 @@ def read_metadata(zip_path) -> dict:
 
 def check_compatible(meta: dict, game, encoder_name: str | None = None, where: str = "checkpoint") -> None:
     """Raise CheckpointMismatch listing every field in which ``meta`` differs from (game, encoder)."""
+    trained, this = meta.get("game", "necromunda"), game_of(game)  # before anything else: one line
+    if trained != this:
+        raise CheckpointMismatch(f"{where} was trained on {trained}, not {this}: use a {this} checkpoint")
     want = env_metadata(game, encoder_name or meta.get("encoder", "flat"))
     diffs = []
-    for key in ("env_version", "encoder", "encoder_features", "observation_space", "board", "n_gangs", "advisors"):
+    if this != "necromunda":
+        diffs = [f"{key}: checkpoint has {meta.get(key)!r}, this env has {want[key]!r}"
+                 for key in ("env_version", "encoder", "observation_space", "board", "action_space")
+                 if meta.get(key) != want[key]]
+    for key in () if this != "necromunda" else ("env_version", "encoder", "encoder_features", "observation_space", "board", "n_gangs", "advisors"):
         if meta.get(key) != want[key]:
             diffs.append(f"{key}: checkpoint has {meta.get(key)!r}, this env has {want[key]!r}")
     ma, wa = meta.get("action_space", {}), want["action_space"]
-    for key in ("n", "kinds", "layout"):
+    for key in () if this != "necromunda" else ("n", "kinds", "layout"):
         if ma.get(key) != wa[key]:
             diffs.append(f"action_space.{key}: checkpoint has {ma.get(key)!r}, this env has {wa[key]!r}")
     if diffs:
@@ -492,6 +530,12 @@ def _spaces(meta: dict, game) -> dict:
     else rebuilt from the metadata (never the pickled ones of ``data``)."""
     from gymnasium import spaces
 
+    if game is not None and game_of(game) != "necromunda":
+        from necro_env import rulesets
+        from necro_env.envs.ruleset_env import make_encoder as ruleset_encoder
+
+        return {"observation_space": ruleset_encoder(rulesets.get(game_of(game)), meta["encoder"]).space(game),
+                "action_space": spaces.Discrete(int(game.n_actions))}
     if game is not None:
         from necro_env.envs.encoders import make_encoder
 

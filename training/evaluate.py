@@ -94,8 +94,9 @@ def paired_match(game, a, b, pairs: int, seed0: int = 0, streams: int = 1, play=
     seed, side), so two agents' matches against the same opponent on the same seeds pair game by game
     (:func:`paired_difference`). ``play``: what plays one game (default ``agents.play.play_game``;
     necro-eval --ray passes the games its Ray workers played, training/distributed/evaluation.py)."""
-    if game.dims.n_gangs != 2:
-        raise ValueError(f"paired evaluation needs a 2-gang scenario, got {game.dims.n_gangs} gangs")
+    sides = getattr(game.dims, "n_gangs", 2)  # a ruleset without gangs (Firefight) has two players
+    if sides != 2:
+        raise ValueError(f"paired evaluation needs a 2-gang scenario, got {sides} gangs")
     if streams < 1:
         raise ValueError(f"streams must be at least 1, got {streams}")
     from agents.play import play_game
@@ -328,18 +329,97 @@ def build_agents(specs, game) -> dict:
     return out
 
 
+class RulesetModelAgent:
+    """A MaskablePPO trained on a registry game (train_ruleset) as an agent of agents.game_agent.play_match:
+    it encodes the player to move with the encoder it trained on and plays its most likely legal action."""
+
+    def __init__(self, model, game_name: str, encoder: str, name: str = "learner"):
+        from necro_env import rulesets
+        from necro_env.envs.ruleset_env import make_encoder
+
+        # not ``encoder``: RulesetGymEnv reads that attribute of an opponent as the name of one to encode for it
+        self.model, self.name = model, name
+        self._encoder = make_encoder(rulesets.get(game_name), encoder)
+
+    @classmethod
+    def from_checkpoint(cls, path, game, name: str):
+        """A checkpoint's policy, its metadata checked against ``game`` (agents/checkpoint.py refuses one
+        trained on another game, in one line) and nothing in the file executed."""
+        from agents.checkpoint import load_model
+
+        model, meta = load_model(path, game)
+        return cls(model, game.ruleset, meta["encoder"], name)
+
+    def reset(self, seed=None):
+        pass
+
+    def act(self, obs, mask, game=None):
+        from necro_env.core.header import H_DPLAYER
+
+        obs = self._encoder.encode(game, int(game.state.g[0, H_DPLAYER]))
+        a, _ = self.model.predict(obs, action_masks=mask, deterministic=True)
+        return int(a)
+
+
+def ruleset_play(game, seats, seed: int, stream: int = 0):
+    """One game of a registry game other than Necromunda (agents.game_agent.play_match reads whose turn it is
+    from the state header), shaped as paired_match's ``play``; parse_args refuses --streams > 1 for such games."""
+    from agents.game_agent import play_match
+
+    return play_match(game, seats, seed)
+
+
+def ruleset_round_robin(args, log, argv=None) -> tuple[dict, list[Path]]:
+    """necro-eval --game <not necromunda> (2026-12-02, Firefight): its default game (the ruleset's
+    ``make_game({})``), agents built by ``agents.game_agent.make_game_agent`` (the ruleset's scripts), the same
+    paired round robin, tables and files; no final_game.json (its battle log is Necromunda's)."""
+    from necro_env import rulesets
+
+    from agents.game_agent import make_game_agent
+
+    from agents.base import agent_name
+
+    game = rulesets.get(args.game).make_game({})
+    try:
+        agents = {}
+        for i, spec in enumerate(args.agents):
+            name = agent_name(spec) if spec.endswith(".zip") else spec  # a script's name as it is
+            name = name if name not in agents else f"{name}#{i + 1}"
+            agents[name] = (RulesetModelAgent.from_checkpoint(input_agent(spec), game, name)
+                            if spec.endswith(".zip") else make_game_agent(args.game, spec, seed=i))
+    except ValueError as exc:  # an unknown agent, or a checkpoint of another game (CheckpointMismatch): one line
+        raise SystemExit(f"necro-eval: {exc}") from None
+    only = None
+    if args.against is not None:
+        if args.against not in agents:
+            raise UsageError(f"--against {args.against!r} is not one of the agents: {', '.join(agents)}")
+        only = [(n, args.against) for n in agents if n != args.against]
+    with RunFolder(runs_root(args.runs_dir), args.name, "necro-eval", overwrite=args.overwrite, argv=argv,
+                   resumable=False) as folder:
+        run = folder.claim()
+        res = round_robin(game, agents, args.pairs, args.seed, pairs_only=only, log=log, play=ruleset_play)
+        res["game"] = args.game
+        paths = write_outputs(run, res)
+        import yaml
+
+        (run / "config.yaml").write_text(yaml.safe_dump(dict(vars(args)), sort_keys=False))
+    return res, paths
+
+
 def main(argv=None):
     """necro-eval: the arguments, the scenario and the output folder checked before any game is
     played (the folder claimed as training.run_folder does for a training run), then the games."""
     args = parse_args(argv)
     check_configs_folder()
+    if args.game != "necromunda":
+        return _report(args, *ruleset_round_robin(args, _logger(args), argv))
     from necro_env.config.loader import load_scenario
 
     scenario = load_scenario(input_path("--scenario", args.scenario))  # a bad file is refused before the folder
     specs = [input_agent(spec) for spec in args.agents]
     # each match's line as soon as it is played, also when the output goes to a file (a match of 1,000
     # games takes minutes; a block-buffered log shows nothing until the end)
-    log = (lambda m: print(m, file=sys.stderr, flush=True)) if args.json else (lambda m: print(m, flush=True))
+    log = _logger(args)
     with RunFolder(runs_root(args.runs_dir), args.name, "necro-eval", overwrite=args.overwrite, argv=argv,
                    resumable=False) as folder:
         warm_up()
@@ -374,6 +454,15 @@ def main(argv=None):
         (run / "config.yaml").write_text(yaml.safe_dump(dict(vars(args)), sort_keys=False))
         na, nb = res["matches"][0]["agent"], res["matches"][0]["opponent"]
         paths += record_final_game(run, game, [agents[na], agents[nb]], seed=args.seed, agent_names=[na, nb])
+    return _report(args, res, paths)
+
+
+def _logger(args):
+    """Each match's line as soon as it is played, on stderr with --json (stdout holds the JSON)."""
+    return (lambda m: print(m, file=sys.stderr, flush=True)) if args.json else (lambda m: print(m, flush=True))
+
+
+def _report(args, res: dict, paths) -> dict:
     if args.json:
         print(json.dumps(res, indent=2))
     else:
@@ -391,6 +480,9 @@ def parse_args(argv=None):
                                               "checkpoint .zip paths, ppo_fast --save .pt networks, sides:a,b (gang 0 "
                                               "played by a, gang 1 by b), or rollout:<agent> (the search agent "
                                               "with that agent's action as a candidate) (at least 2)")
+    ap.add_argument("--game", default="necromunda",
+                    help="the game of the registry (necro_env.rulesets.names(): necromunda, firefight); for "
+                         "firefight the agents are its scripts (holder, charger, random)")
     ap.add_argument("--pairs", type=int, default=50, help="seeds per match; each is played from both sides")
     ap.add_argument("--seed", type=int, default=100_000, help="first game seed")
     ap.add_argument("--streams", type=int, default=1, metavar="K",
@@ -421,6 +513,7 @@ def parse_args(argv=None):
     if args.streams < 1:
         ap.error(f"--streams must be at least 1, got {args.streams}")
     check_name(args.name)
+    check_game(args)
     if args.workers is not None and (args.ray is None or args.workers < 1):
         ap.error(f"--workers {args.workers}: a number of Ray actors, at least 1, with --ray")
     if args.ray is not None:  # refused before any work: a malformed address, a missing token file, no Ray
@@ -433,6 +526,22 @@ def parse_args(argv=None):
         except (ValueError, ImportError) as exc:  # one line (run_cli), no traceback
             raise UsageError(f"--ray: {exc}") from None
     return args
+
+
+def check_game(args) -> None:
+    """--game names a game of the registry; a game other than Necromunda is played on its default game by
+    one stream of player seeds on this machine, so --ray, --scenario and --streams > 1 are refused for it
+    (each is Necromunda's today, 2026-12-02) before any work."""
+    from necro_env import rulesets
+
+    if args.game not in rulesets.names():
+        raise UsageError(f"--game {args.game!r}: allowed: {', '.join(rulesets.names())}")
+    if args.game == "necromunda":
+        return
+    for flag, given in (("--ray", args.ray is not None), ("--scenario", args.scenario is not None),
+                        ("--streams", args.streams != 1)):
+        if given:
+            raise UsageError(f"{flag} with --game {args.game}: allowed only with --game necromunda today")
 
 
 def cli(argv=None) -> None:

@@ -120,8 +120,8 @@ def keep_if_best(model, run: Path, game, cfg, rows, timesteps, log=print, outcom
         replace, test = replaces_kept(score, outcomes, best["score"], best.get("outcomes"), margin)
         if margin > 0 and test is None and meta not in _TOLD_NO_OUTCOMES:  # said once per run folder
             _TOLD_NO_OUTCOMES.add(meta)
-            log(f"[train] eval.keep_margin: checkpoints/best.json holds no outcomes of these periodic games "
-                f"(written before keep_margin, or with other periodic_games): compared by mean score")
+            log("[train] eval.keep_margin: checkpoints/best.json holds no outcomes of these periodic games "
+                "(written before keep_margin, or with other periodic_games): compared by mean score")
         if not replace:
             if test is not None:
                 log(f"[train] kept the policy at {best['timesteps']} steps: {timesteps} steps scores "
@@ -174,9 +174,18 @@ def periodic_eval(model, cfg, game, timesteps, elapsed) -> tuple[list[dict], lis
 
     rows, outcomes = [], []
     pairs = max(1, cfg["eval"]["periodic_games"] // 2)
+    name = cfg.get("game", "necromunda")
     for spec in opponent_weights(cfg["opponent"]):
-        opp = make_agent(spec, seed=1, game=game, deterministic=False)  # checkpoints sample, as in training
-        m = paired_match(game, ModelAgent(model, cfg["encoder"]), opp, pairs, seed0=500_000)
+        if name != "necromunda":  # a registry game's script, and its own loop (evaluate.ruleset_play)
+            from agents.game_agent import make_game_agent
+
+            from .evaluate import RulesetModelAgent, ruleset_play
+
+            m = paired_match(game, RulesetModelAgent(model, name, cfg["encoder"]),
+                             make_game_agent(name, spec, seed=1), pairs, seed0=500_000, play=ruleset_play)
+        else:
+            opp = make_agent(spec, seed=1, game=game, deterministic=False)  # checkpoints sample, as in training
+            m = paired_match(game, ModelAgent(model, cfg["encoder"]), opp, pairs, seed0=500_000)
         row = summarize("learner", spec, m)
         outcomes += m["outcomes"]
         rows.append({"timesteps": timesteps, "seconds": round(elapsed, 1), "opponent": spec, "games": row["games"],
@@ -328,16 +337,96 @@ def final_evaluation(run: Path, cfg: dict, game, log=print) -> dict:
     return res
 
 
+def ruleset_env_fn(cfg: dict, rank: int, monitor_dir=None):
+    """A thunk building one training env of a registry game other than Necromunda: RulesetGymEnv (the
+    learner's side from the config) against the config's script, first reset seeded seed * 1000 + rank."""
+
+    def _thunk():
+        from stable_baselines3.common.monitor import Monitor
+
+        from agents.game_agent import make_game_agent
+        from necro_env.envs.ruleset_gym import RulesetGymEnv
+
+        opp = make_game_agent(cfg["game"], cfg["opponent"], seed=cfg["seed"] * 1000 + rank + 1)
+        reward = {k: cfg["reward"][k] for k in ("win", "loss", "draw")}
+        env = RulesetGymEnv(cfg["game"], learner=cfg.get("learner", "random"), opponent=opp, reward=reward,
+                            encoder=cfg["encoder"], seed=cfg["seed"] * 1000 + rank)
+        env.reset(seed=cfg["seed"] * 1000 + rank)
+        fn = None if monitor_dir is None else str(Path(monitor_dir) / f"env{rank}")
+        return Monitor(env, filename=fn)
+
+    return _thunk
+
+
+def train_ruleset(cfg: dict, run: Path, log=print) -> dict:
+    """necro-train for a registry game other than Necromunda (2026-12-02, Firefight): MaskablePPO on
+    RulesetGymEnv against the config's script, checkpoints (with metadata naming the game:
+    agents/checkpoint.py) every checkpoint_every steps, final.zip (the last policy), the training curve, and
+    the final paired evaluation against eval.opponents (eval.md and the other tables, summary.json)."""
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from necro_env import rulesets
+
+    torch_setup(cfg.get("torch_threads", 1))
+    write_run_config(run, cfg)
+    (run / "monitor").mkdir(exist_ok=True)
+    venv = DummyVecEnv([ruleset_env_fn(cfg, r, run / "monitor") for r in range(cfg["n_envs"])])
+    model = new_model(cfg, venv, run / "tb")
+    game = rulesets.get(cfg["game"]).make_game({})
+    t0 = time.time()  # the callback: checkpoints with metadata, periodic paired games (eval.every)
+    model.learn(total_timesteps=cfg["total_timesteps"], progress_bar=False,
+                callback=_callback_cls()(cfg, run, game, log))
+    train_s = time.time() - t0
+    save(model, run / "checkpoints", game, cfg, tag=f"step_{model.num_timesteps}")
+    from agents.checkpoint import save_checkpoint
+
+    save_checkpoint(model, run / "final.zip", game, cfg["encoder"], {"run": cfg["name"], "selected": "last"})
+    venv.close()
+    log(f"[train] trained {model.num_timesteps} steps in {train_s:.0f} s")
+    training_curve(run)
+    summary = {"game": cfg["game"], "timesteps": int(model.num_timesteps), "train_seconds": round(train_s, 1)}
+    if cfg["eval"]["games"] > 0:
+        summary["eval"] = ruleset_final_evaluation(run, cfg, model, game, log)
+    write_json(run / "summary.json", summary)
+    print(f"[train] outputs in {run}")
+    return summary
+
+
+def ruleset_final_evaluation(run: Path, cfg: dict, model, game, log=print) -> dict:
+    """The final paired games of a registry game's run (train_ruleset): the learner against each of
+    eval.opponents (that game's scripts), written as necro-eval writes its tables; returns summary.json's part."""
+    from agents.game_agent import make_game_agent
+
+    from .evaluate import RulesetModelAgent, markdown, round_robin, ruleset_play, write_outputs
+
+    agents = {"learner": RulesetModelAgent(model, cfg["game"], cfg["encoder"])}
+    agents.update({o: make_game_agent(cfg["game"], o, seed=1) for o in cfg["eval"]["opponents"]})
+    res = round_robin(game, agents, max(1, (cfg["eval"]["games"] + 1) // 2), seed0=10_000, log=log,
+                      pairs_only=[("learner", o) for o in agents if o != "learner"], paired=False, play=ruleset_play)
+    res["game"] = cfg["game"]
+    write_outputs(run, res)
+    print(markdown(res))
+    return {f"learner vs {r['opponent']}": {k: r[k] for k in ("games", "win", "draw", "loss")} for r in res["matches"]}
+
+
 def main(argv=None):
     """necro-train: the arguments and the config checked, the run folder claimed (training.run_folder),
     then the run."""
     args = parse_args(argv)
     check_configs_folder()
-    cfg = load_config(input_path("--config", args.config), {
+    if args.game is not None and args.game != "necromunda" and args.config == DEFAULT_CONFIG:
+        args.config = Path("training") / f"{args.game}.yaml"  # the game's shipped config (configs/training/)
+    cfg = load_config(input_path("--config", args.config), {"game": args.game,
         "opponent": parse_opponent_arg(input_agent(args.opponent)), "total_timesteps": args.timesteps,
         "n_envs": args.n_envs, "eval.games": args.eval_games,
         "pretrain.demonstrator": input_agent(args.demonstrator), "name": args.name,
         "init_from": input_agent(args.init_from), "backend": args.backend})
+    if cfg["game"] != "necromunda":  # the config's checks refused what this path does not read
+        if args.resume:
+            raise UsageError(f"--resume: not available with game {cfg['game']} yet; start a new run")
+        with RunFolder(runs_root(args.runs_dir), cfg["name"], "necro-train", overwrite=args.overwrite,
+                       argv=argv, resumable=False) as folder:
+            return train_ruleset(cfg, folder.claim())
     check_scenario(cfg)
     if cfg["backend"] == "rllib":  # RLlib on Ray (training/distributed/rllib_train.py; docs/distributed.md)
         return rllib_main(cfg, args, argv)
@@ -383,6 +472,9 @@ def parse_args(argv=None):
     ap.add_argument("--config", type=Path, default=DEFAULT_CONFIG,
                     help="a training config; a relative path is looked for in the working directory, then the "
                          "repository root, then configs/")
+    ap.add_argument("--game", default=None, help="the registry's game (config key game; default: the config's, "
+                                                 "necromunda); --game firefight without --config uses "
+                                                 "configs/training/firefight.yaml")
     ap.add_argument("--opponent", default=None, help=f"{' | '.join(POLICY_NAMES)} | checkpoint .zip, or a "
                     f"mix drawn per episode: random=0.2,gunline=0.4,aggressor=0.4")
     ap.add_argument("--timesteps", type=int, default=None, help="override total_timesteps")

@@ -19,8 +19,25 @@ _SPEC_HELP = f"expected {listed(POLICY_NAMES, None)} or a checkpoint path (.zip)
 
 
 def _is_spec(v) -> bool:
-    """An agent spec as agents.make_agent reads it: a built-in name or a checkpoint path."""
+    """An agent spec as agents.make_agent reads it: a built-in name or a checkpoint path; or a script of
+    another game of the registry (TrainingFile._game_fits then checks it against the config's game)."""
+    return isinstance(v, str) and (_is_necromunda_spec(v) or v in _other_scripts())
+
+
+def _is_necromunda_spec(v) -> bool:
     return isinstance(v, str) and (v in BUILTIN_OPPONENTS or v.endswith(".zip") or "/" in v)
+
+
+def _other_scripts() -> set:
+    """The scripts of every game of the registry but Necromunda (asked only for a name Necromunda lacks)."""
+    from necro_env import rulesets
+
+    out = set()
+    for name in rulesets.names():
+        rs = rulesets.get(name)
+        if name != "necromunda" and rs.scripts is not None:
+            out |= set(rs.scripts())
+    return out
 
 
 def _check_spec(v):
@@ -296,6 +313,48 @@ class TrainingFile(Strict):
     # sb3: the project's MaskablePPO (training/train.py); rllib: RLlib's PPO on Ray (docs/distributed.md)
     backend: Literal["sb3", "rllib"] = "sb3"
     rllib: Optional[RLlibFile] = None  # backend: rllib's settings (defaults when absent)
+    # the registry's game (necro_env.rulesets.names()); another than necromunda trains MaskablePPO on
+    # envs/ruleset_gym.py's RulesetGymEnv against one of that game's scripts (_game_fits below)
+    game: str = "necromunda"
+
+    @model_validator(mode="after")
+    def _game_fits(self):
+        """A game of the registry; for a game other than Necromunda, only what its training path reads
+        (training/train.py train_ruleset, 2026-12-02): its own encoders and scripts, one Python env per game,
+        no Necromunda-only section (a field left at its default is not a choice, so it is not refused)."""
+        from necro_env import rulesets
+
+        if self.game not in rulesets.names():
+            raise FieldProblem(("game",), self.game, f"expected one of {', '.join(rulesets.names())}")
+        if self.game == "necromunda":  # another game's script is no Necromunda opponent
+            mix = [self.opponent] if isinstance(self.opponent, str) else list(self.opponent)
+            for field, v in [(("opponent",), o) for o in mix] + [(("eval", "opponents"), o) for o in self.eval.opponents]:
+                if not _is_necromunda_spec(v):
+                    raise FieldProblem(field, v, _SPEC_HELP)
+            return self
+        for field, value, allowed in self._game_choices():
+            if value not in allowed:
+                raise FieldProblem(field, value, f"game {self.game} allows {', '.join(map(str, allowed))}")
+        for name in ("selfplay", "pretrain", "init_from", "rllib"):
+            if getattr(self, name) is not None:
+                raise FieldProblem((name,), "(a section)", f"not available with game {self.game}: only with "
+                                                          "game necromunda")
+        return self
+
+    def _game_choices(self):
+        """(field, value, allowed) of every choice a non-Necromunda game checks."""
+        from necro_env import rulesets
+
+        rs = rulesets.get(self.game)
+        scripts = sorted(rs.scripts()) if rs.scripts is not None else []
+        opp = self.opponent if isinstance(self.opponent, str) else "(a mix)"
+        return ([(("encoder",), self.encoder, sorted(rs.encoders())), (("opponent",), opp, scripts),
+                 (("vec_env",), self.vec_env, ["dummy"]), (("backend",), self.backend, ["sb3"]),
+                 (("ppo", "extractor"), self.ppo.extractor, ["default"]),
+                 (("eval", "keep_best"), self.eval.keep_best, [False])]
+                + [(("reward", k), v, [0.0]) for k, v in self.reward.model_dump().items()  # Necromunda's shaping
+                   if k not in ("win", "loss", "draw")]
+                + [(("eval", "opponents"), o, scripts) for o in self.eval.opponents])
 
     @model_validator(mode="after")
     def _rllib_fits(self):

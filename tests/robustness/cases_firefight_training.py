@@ -1,0 +1,121 @@
+"""Bad input to ``necro-eval --game firefight`` (added 2026-12-02 with the command): one line on stderr, exit
+status 2, no run folder written. Each case calls the entry point in this process (cases_cli.py's way).
+"""
+from __future__ import annotations
+
+import atexit
+import shutil
+import tempfile
+from pathlib import Path
+
+from .catalogue import Case
+from .cases_cli import _said
+
+AREA = "Firefight training and evaluation"
+
+
+def _eval(*argv) -> str:
+    """necro-eval with ``argv`` into an empty runs folder: refused, and that folder still empty."""
+    from training.evaluate import cli
+
+    with tempfile.TemporaryDirectory() as tmp:
+        said = _said(cli, [*argv, "--runs-dir", tmp, "--name", "ff"])
+        assert not any(Path(tmp).iterdir()), "necro-eval wrote a run folder before refusing"
+    return said
+
+
+CASES = [
+    Case("fftrain-eval-unknown-agent", AREA, "necro-eval --game firefight holder gunline",
+         r"^necro-eval: unknown firefight agent 'gunline'; allowed: charger, holder, random$",
+         lambda: _eval("--game", "firefight", "holder", "gunline")),
+    Case("fftrain-eval-unknown-game", AREA, "necro-eval --game chess random random",
+         r"^necro-eval: --game 'chess': allowed: necromunda, firefight$",
+         lambda: _eval("--game", "chess", "random", "random")),
+    Case("fftrain-eval-ray", AREA, "necro-eval --game firefight holder random --ray",
+         r"^necro-eval: --ray with --game firefight: allowed only with --game necromunda today$",
+         lambda: _eval("--game", "firefight", "holder", "random", "--ray")),
+    Case("fftrain-eval-scenario", AREA, "necro-eval --game firefight holder random --scenario scenarios/gang_fight.yaml",
+         r"^necro-eval: --scenario with --game firefight: allowed only with --game necromunda today$",
+         lambda: _eval("--game", "firefight", "holder", "random", "--scenario", "scenarios/gang_fight.yaml")),
+    Case("fftrain-eval-streams", AREA, "necro-eval --game firefight holder random --streams 3",
+         r"^necro-eval: --streams with --game firefight: allowed only with --game necromunda today$",
+         lambda: _eval("--game", "firefight", "holder", "random", "--streams", "3")),
+]
+
+
+TINY = Path(__file__).resolve().parents[2] / "configs" / "test" / "training" / "firefight_tiny.yaml"
+
+
+def _train_config(**replace) -> str:
+    """necro-train on the tiny Firefight config with some lines replaced: refused, no run folder written."""
+    from training.train import cli
+
+    lines = TINY.read_text().splitlines()
+    for key, value in replace.items():  # a key the file lacks is added at the end
+        lines = [line for line in lines if not line.startswith(f"{key}:")] + [f"{key}: {value}"]
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = Path(tmp) / "bad.yaml"
+        cfg.write_text("\n".join(lines) + "\n")
+        runs = Path(tmp) / "runs"
+        said = _said(cli, ["--config", cfg, "--runs-dir", runs])
+        assert not runs.exists(), "necro-train wrote a run folder before refusing"
+    return said
+
+
+_SAVED: dict = {}
+
+
+def _checkpoint(game: str) -> Path:
+    """A Firefight checkpoint saved by agents/checkpoint.py (an untrained policy: only its metadata matters
+    here); with ``game="necromunda"`` its metadata says what a Necromunda checkpoint's does (no game, read as
+    necromunda, as every checkpoint saved before 2026-12-02)."""
+    import json
+
+    if game not in _SAVED:
+        from sb3_contrib import MaskablePPO
+
+        from agents.checkpoint import meta_path, save_checkpoint
+        from necro_env.envs.ruleset_gym import RulesetGymEnv
+
+        env = RulesetGymEnv("firefight", encoder="flat")
+        folder = tempfile.mkdtemp()
+        atexit.register(shutil.rmtree, folder, True)  # removed when the test process ends
+        path = Path(folder) / game / "final.zip"
+        save_checkpoint(MaskablePPO("MlpPolicy", env, n_steps=8, device="cpu"), path, env.game, "flat")
+        if game == "necromunda":
+            meta = json.loads(meta_path(path).read_text())
+            meta.pop("game")
+            meta_path(path).write_text(json.dumps(meta))
+        _SAVED[game] = path
+    return _SAVED[game]
+
+
+def _necromunda_eval_of_firefight_checkpoint() -> str:
+    from training.evaluate import cli
+
+    with tempfile.TemporaryDirectory() as tmp:
+        return _said(cli, [_checkpoint("firefight"), "random", "--pairs", "1", "--runs-dir", tmp])
+
+
+CASES += [
+    Case("fftrain-eval-necromunda-checkpoint", AREA, "necro-eval --game firefight runs/<necromunda run>/final.zip holder",
+         r"^necro-eval: checkpoint .*final\.zip was trained on necromunda, not firefight: use a firefight checkpoint$",
+         lambda: _eval("--game", "firefight", _checkpoint("necromunda"), "holder")),
+    Case("fftrain-eval-firefight-checkpoint", AREA, "necro-eval runs/<firefight run>/final.zip random (Necromunda)",
+         r"^necro-eval: checkpoint .*final\.zip was trained on firefight, not necromunda: use a necromunda "
+         r"checkpoint$", _necromunda_eval_of_firefight_checkpoint),
+    Case("fftrain-config-game", AREA, "a training config with game: chess",
+         r"^necro-train: .*bad\.yaml.*game.*'chess'.*necromunda, firefight", lambda: _train_config(game="chess")),
+    Case("fftrain-config-encoder", AREA, "game: firefight with encoder: tactical (a Necromunda encoder)",
+         r"^necro-train: .*bad\.yaml.*encoder.*'tactical'.*game firefight allows entity, flat, spatial",
+         lambda: _train_config(encoder="tactical")),
+    Case("fftrain-config-opponent", AREA, "game: firefight with opponent: gunline (a Necromunda script)",
+         r"^necro-train: .*bad\.yaml.*opponent.*'gunline'.*game firefight allows charger, holder, random",
+         lambda: _train_config(opponent="gunline")),
+    Case("fftrain-config-necromunda-opponent", AREA, "game: necromunda with opponent: holder (a Firefight script)",
+         r"^necro-train: .*bad\.yaml.*opponent.*'holder'.*expected random",
+         lambda: _train_config(game="necromunda", opponent="holder", scenario="scenarios/gang_fight.yaml")),
+    Case("fftrain-config-pretrain", AREA, "game: firefight with a pretrain: section (Necromunda's warm start)",
+         r"^necro-train: .*bad\.yaml.*pretrain.*not available with game firefight",
+         lambda: _train_config(pretrain="{games: 5}")),
+]
