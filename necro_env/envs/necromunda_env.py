@@ -14,6 +14,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from ..core.errors import _ACTION_TYPES, action_index  # noqa: F401 - action_index also imported from here (gym_wrapper)
 from ..rulesets.necromunda.game import Game, IllegalActionError
 from ..rulesets.necromunda.game_config import GameConfig, check_seed
 from ..rulesets.necromunda.state import DK_NAMES, G_DGANG, G_DK, GG_OUT
@@ -30,22 +31,6 @@ def build_game(scenario=None, board=None, gangs=None, num_gangs=None, round_limi
                       max_caskets, variant).build()
 
 
-_ACTION_TYPES = "a Python or numpy integer, or a 0-d integer array"
-
-
-def action_index(action) -> int:
-    """The flat index of one action: Python and numpy integers and 0-d integer arrays (what
-    Gymnasium's ``Discrete.contains`` takes), bools excepted. Anything else (3.7, "3", True, [3])
-    raises IllegalActionError naming the value and its type; ``int(np.asarray(a).reshape(()))``
-    used to play 3.7 and "3" as 3 and True as 1 (issue of 2026-12-01)."""
-    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
-        return int(action)
-    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
-        return int(action)
-    what = (f"an array of dtype {action.dtype} and shape {action.shape}" if isinstance(action, np.ndarray)
-            else f"{action!r} of type {type(action).__name__}")
-    raise IllegalActionError(action, f"an action is one integer index of the action codec ({_ACTION_TYPES}); "
-                                     f"got {what}")
 
 
 def action_indices(actions, n: int) -> np.ndarray:

@@ -22,7 +22,7 @@ from pettingzoo import AECEnv
 
 from .. import rulesets
 from ..core import header as H
-from ..core.errors import IllegalActionError
+from ..core.errors import IllegalActionError, action_index
 
 SEED_MAX = 2**64 - 1  # a game's seed is one uint64 (Game.reset), as necromunda_v0's
 RENDER_MODES = ["ansi", "rgb_array", "human"]
@@ -33,17 +33,6 @@ def check_seed(seed, what: str = "seed") -> int:
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) <= SEED_MAX:
         raise ValueError(f"{what} must be an integer 0..2**64-1 ({SEED_MAX}), got {seed!r} ({type(seed).__name__})")
     return int(seed)
-
-
-def action_index(action) -> int:
-    """One integer action index (Python or numpy integer, or a 0-d integer array; not a bool), else
-    IllegalActionError naming the value: 3.7 or "3" are never played as 3."""
-    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
-        return int(action)
-    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
-        return int(action)
-    raise IllegalActionError(action, f"an action is one integer index of the action codec; got {action!r} "
-                                     f"of type {type(action).__name__}")
 
 
 def make_encoder(ruleset, name):
