@@ -16,29 +16,23 @@ Hidden information: the Caster helpers' running sum (state ``G_CAST_MOD``) is in
 makes the helpers' spending secret and simultaneous (docs/rules_firefight.md §10 Caster) while the loop asks one
 unit after the other; the sum mixes both sides' signs, so showing it to either side would tell it the other's.
 The feature tables below are the one source of the column order and of docs/api.md (``feature_tables_markdown``).
+The values are computed by the compiled kernels of encode_kernel.py (2026-12-02: numpy on such small arrays cost
+more than an engine step), which write these columns in this order; each ``encode`` returns new arrays, so an
+observation never changes when the game steps on.
 """
 from __future__ import annotations
 
 import numpy as np
 from gymnasium import spaces
 
+from . import encode_kernel as K
 from .codec import N_SPELLS
-from .constants import (
-    ACTION_NAMES, MAX_OBJ, OBJ_RANGE_IN, RULE_NAMES, TF_BLOCKS_SIGHT, TF_COVER, TF_DANGEROUS, TF_DIFFICULT,
-    TF_IMPASSABLE, UNIT_STATE_NAMES,
-)
-from .state import (
-    DK_NAMES, G_ACTIVE, G_CAST_SPELL, G_CAST_TARGET, G_CTARGET, G_DEFENDER, G_ATTACKER, G_DK, G_DONE, G_DPLAYER,
-    G_FINISHED, G_FIRST, G_MOVED_FIFTHS, G_NOBJ, G_OBJ_PLACED, G_PHASE, G_PUSHED, G_ROLLOFF, G_ROUND,
-    G_ROUND_LIMIT, G_SCORE0, G_SCORE1, G_TURN, G_ZONE0, M_ALIVE, M_WOUNDS, M_X, M_Y, M_Z, N_DK, O_ON, O_OWNER, O_X,
-    O_Y, U_ACTION, U_ACTIVATED, U_ARRIVED, U_CASTER, U_CHARGED, U_DEFENSE, U_FATIGUED, U_FEAR, U_IMPACT, U_N,
-    U_POINTS, U_QUALITY, U_RQUALITY, U_RULES, U_SHAKEN, U_SIZE, U_STATE, U_STRUCK, U_TOKENS, U_TOUGH, W_AP,
-    W_ATTACKS, W_COUNT, W_ID, W_RANGE,
-)
+from .constants import ACTION_NAMES, MAX_OBJ, OBJ_RANGE_IN, RULE_NAMES, UNIT_STATE_NAMES
+from .encode_kernel import HEIGHT_SCALE
+from .state import DK_NAMES, N_DK
 
 F32 = np.float32
 PHASES = ("setup", "deploy", "scout", "round", "ambush", "over")  # state.PH_* in order
-HEIGHT_SCALE = 12  # inches: floor heights and model heights are divided by it (clipped)
 
 # --------------------------------------------------------------------------- feature tables
 # (name, meaning, normalisation); the order is the column / channel order.
@@ -116,106 +110,23 @@ SPATIAL_PLANES = [
 ]
 
 
-def _clip(a):
-    return np.clip(a, 0.0, 1.0).astype(F32)
+# the kernels write the columns of these tables by position: a table edited without its kernel fails here
+assert (len(UNIT_FEATURES), len(MODEL_FEATURES), len(GLOBAL_FEATURES), len(SPATIAL_PLANES)) == (
+    K.FU, K.FM, K.FG, K.N_PLANES), "encode.py's feature tables and encode_kernel.py's columns disagree"
+assert len(PHASES) == K.N_PHASES
 
 
-def _order(game, player: int) -> np.ndarray:
-    """Global unit slots in the observer's row order: its own first, then the enemy's."""
-    mu = game.max_units
-    return np.r_[player * mu:(player + 1) * mu, (1 - player) * mu:(2 - player) * mu]
+def _player(player) -> int:
+    """The observer as an int; ValueError for anything but side 0 or 1 (the kernels index with it unchecked)."""
+    if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)) or player not in (0, 1):
+        raise ValueError(f"player={player!r}; allowed: 0 or 1 (the side that observes)")
+    return int(player)
 
 
-def _one_hot(values, n):
-    """[len(values), n] one-hot rows; a value outside 0..n-1 (none yet) gives a row of zeros."""
-    return np.asarray(values)[:, None] == np.arange(n)
-
-
-def _centroids(game, m):
-    """Mean (x, y) of each unit's living models, scaled to [0, 1]; 0 for a unit with none."""
-    alive = m[:, :, M_ALIVE] > 0
-    n = np.maximum(alive.sum(1), 1)
-    x = (m[:, :, M_X] * alive).sum(1) / n / max(game.dims.width - 1, 1)
-    y = (m[:, :, M_Y] * alive).sum(1) / n / max(game.dims.height - 1, 1)
-    return x, y
-
-
-def _weapons(w):
-    """Ranged and melee attacks of all models, longest range and highest AP of each unit."""
-    used = w[:, :, W_ID] >= 0
-    att = w[:, :, W_ATTACKS] * w[:, :, W_COUNT] * used
-    ranged = w[:, :, W_RANGE] > 0
-    return ((att * ranged).sum(1) / 40, (att * ~ranged).sum(1) / 40, (w[:, :, W_RANGE] * used).max(1) / 36,
-            (w[:, :, W_AP] * used).max(1) / 4)
-
-
-def units(game, player: int) -> np.ndarray:
-    """``[2*MU, FU]`` unit rows, the observer's first."""
-    order = _order(game, player)
-    s, g = game.state, game.state.g[0]
-    u, m, w = s.u[0, order], s.m[0, order], s.w[0, order]
-    present = u[:, U_STATE] > 0
-    size = np.maximum(u[:, U_SIZE], 1)
-    marks = [g[k] for k in (G_ACTIVE, G_CTARGET, G_ATTACKER, G_DEFENDER, G_PUSHED)]
-    marks.append(g[G_CAST_TARGET] if g[G_CAST_SPELL] >= 0 else -1)
-    x, y = _centroids(game, m)
-    # blocks of columns joined once (a column at a time cost most of an env step, 2026-12-02)
-    blocks = [np.stack([present, present & (np.arange(len(order)) < game.max_units)], 1),
-              _one_hot(u[:, U_STATE] - 1, len(UNIT_STATE_NAMES) - 1),
-              u[:, [U_N]] / size[:, None], u[:, [U_SIZE]] / 20, (7 - u[:, [U_QUALITY, U_RQUALITY, U_DEFENSE]]) / 6,
-              u[:, [U_TOUGH]] / 12, u[:, [U_IMPACT, U_CASTER, U_FEAR, U_TOKENS]] / 6,
-              u[:, [U_SHAKEN, U_FATIGUED, U_ACTIVATED, U_CHARGED, U_STRUCK]], u[:, [U_ARRIVED]] > 0,
-              _one_hot(u[:, U_ACTION], len(ACTION_NAMES)), order[:, None] == np.asarray(marks)[None, :],
-              np.stack([u[:, U_POINTS] / 400, x, y, *_weapons(w)], 1),
-              (u[:, U_RULES, None] >> np.arange(len(RULE_NAMES))) & 1]
-    out = _clip(np.concatenate([np.asarray(b, np.float64) for b in blocks], axis=1))
-    out[~present] = 0
-    return out
-
-
-def _near_objective(game, mx, my):
-    o = game.state.obj[0]
-    placed = o[o[:, O_ON] > 0]
-    if not len(placed):
-        return np.zeros(mx.shape, bool)
-    dx = mx[..., None] - placed[:, O_X]
-    dy = my[..., None] - placed[:, O_Y]
-    return ((dx * dx + dy * dy) <= (OBJ_RANGE_IN + 1) ** 2).any(-1)
-
-
-def models(game, player: int) -> np.ndarray:
-    """``[2*MU*MM, FM]`` model rows, unit by unit in the observer's row order."""
-    order = _order(game, player)
+def _entity(game, player, units, models, glob):
+    """Fill zeroed ``units``, ``models`` and ``glob`` with ``player``'s view of the game."""
     s = game.state
-    m = s.m[0, order].astype(np.int64)
-    alive = m[:, :, M_ALIVE] > 0
-    mx, my = m[:, :, M_X], m[:, :, M_Y]
-    flags = game.static.flags[np.clip(my, 0, game.dims.height - 1), np.clip(mx, 0, game.dims.width - 1)]
-    tough = np.maximum(s.u[0, order, U_TOUGH], 1)[:, None]
-    slot = np.arange(m.shape[1])[None, :]
-    last = alive & (slot == np.where(alive, slot, -1).max(1, keepdims=True))
-    own = np.broadcast_to((np.arange(len(order)) < game.max_units)[:, None], alive.shape)
-    cols = [alive, own, mx / max(game.dims.width - 1, 1), my / max(game.dims.height - 1, 1),
-            m[:, :, M_Z] / HEIGHT_SCALE,
-            m[:, :, M_WOUNDS] / tough, last, (flags & TF_COVER) > 0, (flags & TF_DIFFICULT) > 0,
-            (flags & TF_DANGEROUS) > 0, _near_objective(game, mx, my)]
-    out = np.stack([np.asarray(c, np.float64) for c in cols], axis=-1)
-    out = _clip(out.reshape(-1, len(MODEL_FEATURES)))
-    out[~alive.reshape(-1)] = 0
-    return out
-
-
-def globals_(game, player: int) -> np.ndarray:
-    """``[FG]`` game-wide features from the observer's side (never ``G_CAST_MOD``: see the module docstring)."""
-    g = game.state.g[0]
-    me, foe = (G_SCORE0, G_SCORE1) if player == 0 else (G_SCORE1, G_SCORE0)
-    live = not g[G_DONE]
-    mid = [g[G_DPLAYER] == player and live, g[G_TURN] == player, g[G_FIRST] == player, g[G_ROLLOFF] == player,
-           g[me] / MAX_OBJ, g[foe] / MAX_OBJ, g[G_NOBJ] / MAX_OBJ, g[G_OBJ_PLACED] / MAX_OBJ,
-           g[G_FINISHED] == player, g[G_FINISHED] == 1 - player, g[G_MOVED_FIFTHS] / 60]
-    parts = [[g[G_ROUND] / max(g[G_ROUND_LIMIT], 1), g[G_ROUND_LIMIT] / 10], _one_hot([g[G_PHASE]], len(PHASES))[0],
-             _one_hot([g[G_DK]], N_DK)[0] & live, mid, _one_hot([g[G_CAST_SPELL]], N_SPELLS)[0], [g[G_DONE]]]
-    return _clip(np.concatenate([np.asarray(p, np.float64) for p in parts]))
+    K.encode_entity(s.g, s.u, s.m, s.w, s.obj, game.static.flags, 0, _player(player), units, models, glob)
 
 
 class EntityEncoder:
@@ -230,7 +141,11 @@ class EntityEncoder:
                             "globals": spaces.Box(0, 1, (len(GLOBAL_FEATURES),), F32)})
 
     def encode(self, game, player: int):
-        return {"units": units(game, player), "models": models(game, player), "globals": globals_(game, player)}
+        mu, mm = game.max_units, game.max_models
+        out = {"units": np.zeros((2 * mu, K.FU), F32), "models": np.zeros((2 * mu * mm, K.FM), F32),
+               "globals": np.zeros(K.FG, F32)}
+        _entity(game, player, out["units"], out["models"], out["globals"])
+        return out
 
 
 class FlatEncoder(EntityEncoder):
@@ -243,8 +158,11 @@ class FlatEncoder(EntityEncoder):
         return spaces.Box(0, 1, (n,), F32)
 
     def encode(self, game, player):
-        parts = super().encode(game, player)
-        return np.concatenate([parts[k].reshape(-1) for k in ("units", "models", "globals")])
+        mu, mm = game.max_units, game.max_models
+        nu, nm = 2 * mu * K.FU, 2 * mu * mm * K.FM
+        out = np.zeros(nu + nm + K.FG, F32)  # the kernel writes the three parts straight into their places
+        _entity(game, player, out[:nu].reshape(2 * mu, K.FU), out[nu:nu + nm].reshape(-1, K.FM), out[nu + nm:])
+        return out
 
 
 class SpatialEncoder:
@@ -256,42 +174,12 @@ class SpatialEncoder:
         return spaces.Box(0, 1, (len(SPATIAL_PLANES), game.dims.height, game.dims.width), F32)
 
     def encode(self, game, player):
-        d, st, g = game.dims, game.static, game.state.g[0]
-        out = np.zeros((len(SPATIAL_PLANES), d.height, d.width), F32)
-        for i, bit in enumerate((TF_COVER, TF_DIFFICULT, TF_DANGEROUS, TF_IMPASSABLE, TF_BLOCKS_SIGHT)):
-            out[i] = (st.flags & bit) > 0
-        out[5] = np.clip(st.height / HEIGHT_SCALE, 0, 1)
-        own_zone = g[G_ZONE0] if player == 0 else 1 - g[G_ZONE0]
-        out[6], out[7] = st.zone == own_zone, st.zone == 1 - own_zone
-        for o in game.state.obj[0]:
-            if o[O_ON]:
-                out[8 + (0 if o[O_OWNER] < 0 else 1 if o[O_OWNER] == player else 2), o[O_Y], o[O_X]] = 1
-        self._models(game, player, out)
-        glob = globals_(game, player)
-        ratio = (g[G_ROUND] / max(g[G_ROUND_LIMIT], 1), g[G_DPLAYER] == player and not g[G_DONE],
-                 max(g[G_DK], 0) / (N_DK - 1), glob[GLOBAL_NAMES.index("own_score")],
-                 glob[GLOBAL_NAMES.index("enemy_score")])
-        out[21:] = np.asarray(ratio, F32)[:, None, None]
-        return np.clip(out, 0, 1)
-
-    @staticmethod
-    def _models(game, player, out):
-        s, g = game.state, game.state.g[0]
-        marked = {int(g[G_CTARGET]), int(g[G_DEFENDER]), int(g[G_CAST_TARGET]) if g[G_CAST_SPELL] >= 0 else -1}
-        for u in np.flatnonzero(s.u[0, :, U_N] > 0):
-            rows = s.m[0, u]
-            rows = rows[rows[:, M_ALIVE] > 0]
-            ys, xs = rows[:, M_Y], rows[:, M_X]
-            side = 0 if u // game.max_units == player else 1
-            out[11 + side, ys, xs] = 1
-            out[13 + side, ys, xs] = rows[:, M_WOUNDS] / max(int(s.u[0, u, U_TOUGH]), 1)
-            out[15 + side, ys, xs] = s.u[0, u, U_SHAKEN]
-            out[17 + side, ys, xs] = s.u[0, u, U_ACTIVATED]
-            out[19, ys, xs] = u == g[G_ACTIVE]
-            out[20, ys, xs] = u in marked
+        s, st = game.state, game.static
+        out = np.empty((K.N_PLANES, game.dims.height, game.dims.width), F32)  # the kernel writes every cell
+        K.encode_spatial(s.g, s.u, s.m, s.obj, st.flags, st.height, st.zone, 0, _player(player), out)
+        return out
 
 
-GLOBAL_NAMES = [f[0] for f in GLOBAL_FEATURES]
 ENCODERS = {"entity": EntityEncoder, "flat": FlatEncoder, "spatial": SpatialEncoder}
 
 
