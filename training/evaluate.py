@@ -369,24 +369,32 @@ def ruleset_play(game, seats, seed: int, stream: int = 0):
     return play_match(game, seats, seed)
 
 
+def ruleset_agents(game_name: str, specs, game) -> dict:
+    """The agents of a registry game other than Necromunda by their table names: its scripts
+    (agents.game_agent.make_game_agent) and checkpoints (RulesetModelAgent); a Ray actor builds the same
+    (training/distributed/evaluation.py). ValueError naming a spec the game does not know."""
+    from agents.base import agent_name
+    from agents.game_agent import make_game_agent
+
+    agents = {}
+    for i, spec in enumerate(specs):
+        name = agent_name(spec) if spec.endswith(".zip") else spec  # a script's name as it is
+        name = name if name not in agents else f"{name}#{i + 1}"
+        agents[name] = (RulesetModelAgent.from_checkpoint(spec, game, name)
+                        if spec.endswith(".zip") else make_game_agent(game_name, spec, seed=i))
+    return agents
+
+
 def ruleset_round_robin(args, log, argv=None) -> tuple[dict, list[Path]]:
     """necro-eval --game <not necromunda> (2026-12-02, Firefight): its default game (the ruleset's
     ``make_game({})``), agents built by ``agents.game_agent.make_game_agent`` (the ruleset's scripts), the same
     paired round robin, tables and files; no final_game.json (its battle log is Necromunda's)."""
     from necro_env import rulesets
 
-    from agents.game_agent import make_game_agent
-
-    from agents.base import agent_name
-
     game = rulesets.get(args.game).make_game({})
+    specs = [input_agent(spec) for spec in args.agents]  # a checkpoint's absolute path: Ray actors load it too
     try:
-        agents = {}
-        for i, spec in enumerate(args.agents):
-            name = agent_name(spec) if spec.endswith(".zip") else spec  # a script's name as it is
-            name = name if name not in agents else f"{name}#{i + 1}"
-            agents[name] = (RulesetModelAgent.from_checkpoint(input_agent(spec), game, name)
-                            if spec.endswith(".zip") else make_game_agent(args.game, spec, seed=i))
+        agents = ruleset_agents(args.game, specs, game)
     except ValueError as exc:  # an unknown agent, or a checkpoint of another game (CheckpointMismatch): one line
         raise SystemExit(f"necro-eval: {exc}") from None
     only = None
@@ -397,7 +405,14 @@ def ruleset_round_robin(args, log, argv=None) -> tuple[dict, list[Path]]:
     with RunFolder(runs_root(args.runs_dir), args.name, "necro-eval", overwrite=args.overwrite, argv=argv,
                    resumable=False) as folder:
         run = folder.claim()
-        res = round_robin(game, agents, args.pairs, args.seed, pairs_only=only, log=log, play=ruleset_play)
+        if args.ray is None:
+            res = round_robin(game, agents, args.pairs, args.seed, pairs_only=only, log=log, play=ruleset_play)
+        else:  # the same games on Ray actors, each building these agents (training/distributed/evaluation.py)
+            from .distributed.evaluation import ray_round_robin
+
+            res = ray_round_robin(game, None, specs, list(agents), args.pairs, args.seed, pairs_only=only, log=log,
+                                  address=None if args.ray == "local" else args.ray, workers=args.workers,
+                                  game_name=args.game)
         res["game"] = args.game
         paths = write_outputs(run, res)
         import yaml
@@ -530,16 +545,15 @@ def parse_args(argv=None):
 
 def check_game(args) -> None:
     """--game names a game of the registry; a game other than Necromunda is played on its default game by
-    one stream of player seeds on this machine, so --ray, --scenario and --streams > 1 are refused for it
-    (each is Necromunda's today, 2026-12-02) before any work."""
+    one stream of player seeds, so --scenario and --streams > 1 are refused for it (each is Necromunda's today,
+    2026-12-02) before any work; --ray plays its games on Ray actors as Necromunda's (since 2026-12-02)."""
     from necro_env import rulesets
 
     if args.game not in rulesets.names():
         raise UsageError(f"--game {args.game!r}: allowed: {', '.join(rulesets.names())}")
     if args.game == "necromunda":
         return
-    for flag, given in (("--ray", args.ray is not None), ("--scenario", args.scenario is not None),
-                        ("--streams", args.streams != 1)):
+    for flag, given in (("--scenario", args.scenario is not None), ("--streams", args.streams != 1)):
         if given:
             raise UsageError(f"{flag} with --game {args.game}: allowed only with --game necromunda today")
 

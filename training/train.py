@@ -421,6 +421,8 @@ def main(argv=None):
         "n_envs": args.n_envs, "eval.games": args.eval_games,
         "pretrain.demonstrator": input_agent(args.demonstrator), "name": args.name,
         "init_from": input_agent(args.init_from), "backend": args.backend})
+    if cfg["game"] != "necromunda" and cfg["backend"] == "rllib":  # RLlib over the game's env (docs/distributed.md)
+        return rllib_main(cfg, args, argv)
     if cfg["game"] != "necromunda":  # the config's checks refused what this path does not read
         if args.resume:
             raise UsageError(f"--resume: not available with game {cfg['game']} yet; start a new run")
@@ -448,11 +450,13 @@ def rllib_main(cfg: dict, args, argv) -> dict:
     if args.resume:  # RLlib's own checkpoints are not kept yet (docs/distributed.md, "Not done")
         raise UsageError("--resume: not available with --backend rllib; start again from a checkpoint with "
                          "--init-from runs/<name>/final.zip")
+    from .distributed.rllib_train import check_init_from, train_rllib
+
+    check_init_from(cfg)  # a checkpoint of another game or network: one line, before Ray or the run folder
     try:
         connect(args.address, token_file=args.auth_token_file)
     except (ValueError, ImportError) as exc:  # a bad address or token file, or no distributed extra: one line
         raise UsageError(f"--backend rllib: {exc}") from None
-    from .distributed.rllib_train import train_rllib
 
     with RunFolder(runs_root(args.runs_dir), cfg["name"], "necro-train", overwrite=args.overwrite,
                    argv=argv, resumable=False) as folder:

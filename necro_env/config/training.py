@@ -278,7 +278,9 @@ class RLlibFile(Strict):
     train batch, batch_size the minibatch, n_epochs, learning_rate, gamma, gae_lambda, clip_range,
     ent_coef, net_arch the two MLPs' widths)."""
 
-    game: str = "necromunda"  # the registry's name (necro_env.rulesets.get)
+    # the registry's name (necro_env.rulesets.get); None: the config's ``game``, which it must equal when given
+    # (since 2026-12-02, when Firefight trains on this backend too, the top-level ``game`` names the game)
+    game: Optional[str] = None
     num_env_runners: int = Field(default=1, ge=0, le=1024)  # 0: sample in the driver
     num_envs_per_env_runner: int = Field(default=1, ge=1, le=64)
     league: bool = True  # add a snapshot to the opponents when the learner beats the pool
@@ -335,8 +337,9 @@ class TrainingFile(Strict):
         for field, value, allowed in self._game_choices():
             if value not in allowed:
                 raise FieldProblem(field, value, f"game {self.game} allows {', '.join(map(str, allowed))}")
+        own = ("init_from", "rllib") if self.backend == "rllib" else ()  # the RLlib backend reads both (2026-12-02)
         for name in ("selfplay", "pretrain", "init_from", "rllib"):
-            if getattr(self, name) is not None:
+            if getattr(self, name) is not None and name not in own:
                 raise FieldProblem((name,), "(a section)", f"not available with game {self.game}: only with "
                                                           "game necromunda")
         return self
@@ -347,11 +350,13 @@ class TrainingFile(Strict):
 
         rs = rulesets.get(self.game)
         scripts = sorted(rs.scripts()) if rs.scripts is not None else []
-        opp = self.opponent if isinstance(self.opponent, str) else "(a mix)"
-        return ([(("encoder",), self.encoder, sorted(rs.encoders())), (("opponent",), opp, scripts),
-                 (("vec_env",), self.vec_env, ["dummy"]), (("backend",), self.backend, ["sb3"]),
-                 (("ppo", "extractor"), self.ppo.extractor, ["default"]),
-                 (("eval", "keep_best"), self.eval.keep_best, [False])]
+        opp = [self.opponent] if isinstance(self.opponent, str) else ["(a mix)"]
+        if self.backend == "rllib" and not isinstance(self.opponent, str):  # RLlib draws from a mix per episode
+            opp = list(self.opponent)
+        return ([(("encoder",), self.encoder, sorted(rs.encoders()))] + [(("opponent",), o, scripts) for o in opp]
+                + [(("vec_env",), self.vec_env, ["dummy"]), (("backend",), self.backend, ["sb3", "rllib"]),
+                   (("ppo", "extractor"), self.ppo.extractor, ["default"]),
+                   (("eval", "keep_best"), self.eval.keep_best, [False])]
                 + [(("reward", k), v, [0.0]) for k, v in self.reward.model_dump().items()  # Necromunda's shaping
                    if k not in ("win", "loss", "draw")]
                 + [(("eval", "opponents"), o, scripts) for o in self.eval.opponents])
@@ -362,6 +367,9 @@ class TrainingFile(Strict):
         default policy, the network a project checkpoint of it holds (MlpPolicy)."""
         if self.backend != "rllib":
             return self
+        if self.rllib is not None and self.rllib.game not in (None, self.game):
+            raise FieldProblem(("rllib", "game"), self.rllib.game, f"the config's game ({self.game!r}) or none: "
+                                                                   f"the top-level game names what RLlib trains on")
         if self.encoder != "flat":
             raise FieldProblem(("encoder",), self.encoder, "backend: rllib trains an MLP over the flat "
                                                            "observation: expected 'flat'")

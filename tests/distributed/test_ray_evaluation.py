@@ -53,3 +53,20 @@ def test_necro_eval_ray_writes_the_local_tables(ray_local, tmp_path):
     local, ray = (json.loads((tmp_path / n / "eval.json").read_text()) for n in ("local", "on_ray"))
     assert _games(ray) == _games(local)
     assert "games dropped: 0" in (tmp_path / "on_ray" / "eval.md").read_text()
+
+
+def test_necro_eval_ray_on_firefight_equals_local(ray_local, tmp_path):
+    """necro-eval --ray --game firefight (2026-12-02; refused before): the Ray actors build Firefight's default
+    game and its scripts as the local run does (evaluate.ruleset_agents) and play its games with its own loop,
+    so the tables are the local ones game for game."""
+    import json
+
+    from training.evaluate import main
+
+    argv = ["--game", "firefight", "random", "holder", "charger", "--pairs", "2", "--runs-dir", str(tmp_path)]
+    main(argv + ["--name", "local"])
+    main(argv + ["--name", "on_ray", "--ray", "--workers", "2"])
+    local, ray = (json.loads((tmp_path / n / "eval.json").read_text()) for n in ("local", "on_ray"))
+    assert ray["game"] == local["game"] == "firefight" and len(local["matches"]) == 3
+    assert _games(ray) == _games(local)
+    assert ray["ray"]["games_dropped"] == 0 and "games dropped: 0" in (tmp_path / "on_ray" / "eval.md").read_text()

@@ -71,6 +71,39 @@ def _rllib_encoder():
     return refused(lambda: load_config("configs/training/rllib_flat.yaml", {"encoder": "advised"}), ValueError)
 
 
+def _ray_started() -> bool:
+    ray = sys.modules.get("ray")
+    return ray is not None and ray.is_initialized()
+
+
+def _firefight_init_from_necromunda():
+    """necro-train --game firefight --backend rllib --init-from <a Necromunda checkpoint> (2026-12-02): refused
+    by the checkpoint's metadata before Ray starts and before a run folder is made."""
+    from training.train import cli
+
+    from .cases_firefight_training import _checkpoint
+
+    ckpt = str(_checkpoint("necromunda"))
+    started = _ray_started()
+    said = _refused_unchanged(cli, lambda t: ["--game", "firefight", "--backend", "rllib", "--init-from", ckpt,
+                                              "--runs-dir", t / "runs"])
+    assert _ray_started() == started, "Ray was started before the checkpoint was refused"
+    return said
+
+
+def _rllib_game():
+    from training.common import load_config
+
+    return refused(lambda: load_config("configs/training/firefight.yaml", {"backend": "rllib",
+                                                                            "rllib.game": "necromunda"}), ValueError)
+
+
+def _rllib_reward_field():
+    from training.distributed.rllib_env import SeatEnv
+
+    return refused(lambda: SeatEnv({"game": "firefight", "reward": {"approach": 0.1}}), ValueError)
+
+
 CASES = [
     Case("dist-eval-bad-address", AREA, "necro-eval random gunline --ray 'not an address'",
          r"^necro-eval: --ray: Ray address 'not an address' is not host:port, ray://host:port or 'auto'",
@@ -98,4 +131,12 @@ CASES = [
     Case("dist-rllib-encoder", AREA, "backend: rllib with encoder: advised",
          r"field 'encoder': got 'advised'; backend: rllib trains an MLP over the flat observation: expected 'flat'",
          _rllib_encoder),
+    Case("dist-ff-init-from-necromunda", AREA,
+         "necro-train --game firefight --backend rllib --init-from <a Necromunda checkpoint>",
+         r"^necro-train: checkpoint .*final\.zip was trained on necromunda, not firefight: use a firefight checkpoint$",
+         _firefight_init_from_necromunda),
+    Case("dist-rllib-game", AREA, "game: firefight, backend: rllib with rllib.game: necromunda",
+         r"field 'rllib\.game': got 'necromunda'; the config's game \('firefight'\) or none", _rllib_game),
+    Case("dist-rllib-reward-field", AREA, "the RLlib env of Firefight with reward {approach: 0.1} (Necromunda's)",
+         r"^reward=\{'approach': 0\.1\}; allowed: a dict with the keys win, loss, draw, shaping$", _rllib_reward_field),
 ]

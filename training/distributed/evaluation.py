@@ -50,12 +50,18 @@ class EvalWorker:
         from necro_env.config.loader import load_scenario
         from necro_env.warmup import ensure as warm_up
 
-        from ..evaluate import build_agents
+        from agents.play import play_game
+
+        from ..evaluate import build_agents, ruleset_agents, ruleset_play
 
         warm_up()
-        env_module = import_module(rulesets.get(game_name).env_module)  # the game's own env, by the registry
-        self.game = env_module.raw_env(scenario=load_scenario(scenario), encoder="flat").game  # None: the default
-        self.agents = build_agents(specs, self.game)
+        if game_name == "necromunda":
+            env_module = import_module(rulesets.get(game_name).env_module)  # the game's own env, by the registry
+            self.game = env_module.raw_env(scenario=load_scenario(scenario), encoder="flat").game  # None: the default
+            self.agents, self.play_one = build_agents(specs, self.game), play_game
+        else:  # necro-eval --game's default game, agents and loop (evaluate.ruleset_round_robin), 2026-12-02
+            self.game = rulesets.get(game_name).make_game({})
+            self.agents, self.play_one = ruleset_agents(game_name, specs, self.game), ruleset_play
         self.fail_once = fail_once  # tests: the first actor to see this path (absent) dies mid-batch
 
     def ready(self) -> bool:
@@ -63,14 +69,12 @@ class EvalWorker:
         return True
 
     def play(self, batch: list[tuple]) -> list[tuple]:
-        from agents.play import play_game
-
         out = []
         for k, (na, nb, seed, stream) in enumerate(batch):
             if k == 1 and self.fail_once and not os.path.exists(self.fail_once):
                 open(self.fail_once, "w").close()
                 os._exit(1)  # a worker killed mid-batch, its first game played and lost with it
-            r = play_game(self.game, [self.agents[na], self.agents[nb]], seed=seed, stream=stream)
+            r = self.play_one(self.game, [self.agents[na], self.agents[nb]], seed=seed, stream=stream)
             out.append(((na, nb, seed, stream), r))
         return out
 
@@ -91,13 +95,14 @@ def _first_error(exc) -> str:
     return (named or lines or [type(exc).__name__])[-1][:300]
 
 
-def play_all(scenario, specs, keys, address=None, workers=None, fail_once=None, log=print) -> tuple[dict, dict]:
-    """Play ``keys`` on Ray actors; returns ({key: GameResult}, {"workers", "batches", "retried",
-    "games_dropped", "seconds"}). A batch whose actor died goes back to the queue with a new actor."""
+def play_all(scenario, specs, keys, address=None, workers=None, fail_once=None, log=print,
+             game_name: str = "necromunda") -> tuple[dict, dict]:
+    """Play ``keys`` (games of ``game_name``) on Ray actors; returns ({key: GameResult}, {"workers", "batches",
+    "retried", "games_dropped", "seconds"}). A batch whose actor died goes back to the queue with a new actor."""
     ray = connect(address)
     workers = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
     actor = ray.remote(num_cpus=1, max_restarts=0)(EvalWorker)
-    make = lambda: actor.remote(scenario, specs, fail_once)  # noqa: E731
+    make = lambda: actor.remote(scenario, specs, fail_once, game_name)  # noqa: E731
     t_start = time.time()
     pool = [make() for _ in range(workers)]
     try:  # the actors' start (a process each, the compiled core loaded, the agents built) timed apart
@@ -136,13 +141,14 @@ def play_all(scenario, specs, keys, address=None, workers=None, fail_once=None, 
 
 
 def ray_round_robin(game, scenario, specs, names, pairs, seed0=0, pairs_only=None, log=print, streams=1,
-                    address=None, workers=None, fail_once=None) -> dict:
+                    address=None, workers=None, fail_once=None, game_name: str = "necromunda") -> dict:
     """``evaluate.round_robin``'s result for the agents ``names`` (built from ``specs`` on every actor),
-    the games played on Ray; ``res["ray"]`` says how (workers, batches retried, games dropped)."""
+    the games (of ``game_name``: Necromunda on ``scenario``, another game on its default) played on Ray;
+    ``res["ray"]`` says how (workers, batches retried, games dropped)."""
     from ..evaluate import round_robin
 
     keys = game_keys(names, pairs, seed0, streams, pairs_only)
-    played, info = play_all(scenario, specs, keys, address, workers, fail_once, log)
+    played, info = play_all(scenario, specs, keys, address, workers, fail_once, log, game_name)
     lookup = lambda game_, seats, seed, stream: played[(seats[0].name, seats[1].name, seed, stream)]  # noqa: E731
     res = round_robin(game, {n: _Seat(n) for n in names}, pairs, seed0, pairs_only=pairs_only, log=log,
                       streams=streams, play=lookup)

@@ -16,6 +16,13 @@ serves both the scripts and past snapshots (project checkpoints, ``agents.make_a
 pool is a list of agent specs as everywhere else in the project. RLlib sees one agent a game, the seat
 the learner drew, mapped to the one trained module.
 
+Rewards (2026-12-02) are the config's ``reward`` section as necro-train pays them (:class:`LearnerReward`):
+win / loss / draw at the end, plus the change of a shaping potential over each learner step (the
+opponent's replies included): Necromunda's casualty and approach terms (``necro_env.envs.rewards``, its
+Gymnasium wrapper's), or another game's ``shaping`` x its ruleset's ``shaping_value`` (Firefight: objective
+markers held minus the enemy's, as ``necro_env.envs.ruleset_gym`` pays it). Without shaping a step pays 0
+and the last one +1 / -1 / 0, the AEC env's reward.
+
 Pitfalls handled (issue 55): RLlib's env pre-check samples actions without the mask, which this env
 refuses by raising, so the runs set ``disable_env_checking=True``; an episode where the learner would
 never act (the opponent ends the game before the learner's first decision) is not started: the reset
@@ -43,7 +50,8 @@ def aec_env(game: str, scenario=None, encoder: str = "flat"):
     from necro_env import rulesets
 
     mod = import_module(rulesets.get(game).env_module)
-    return mod.env(scenario=scenario, encoder=encoder, illegal_action="raise")
+    where = {} if scenario is None else {"scenario": scenario}  # Firefight's env takes no scenario: its default game
+    return mod.env(encoder=encoder, illegal_action="raise", **where)
 
 
 def masked_space(space: gym.spaces.Dict) -> gym.spaces.Dict:
@@ -57,6 +65,58 @@ def rename(obs: dict) -> dict:
     return {"observations": obs["observation"], "action_mask": np.asarray(obs["action_mask"], np.float32)}
 
 
+class LearnerReward:
+    """The reward of a training config's ``reward`` section, as the game's Gymnasium wrapper pays it to
+    necro-train: ``terminal`` at the end (win / loss / draw; a game cut short is a draw) and ``potential``,
+    whose change over a learner step is that step's shaping. Necromunda (its ruleset has no
+    ``shaping_value``): ``RewardSpec`` of necro_env/envs/rewards.py, every field of the section. Another game:
+    ``ObjectiveReward`` of necro_env/envs/ruleset_gym.py (win, loss, draw, shaping), ``shaping`` x the ruleset's
+    ``shaping_value``. A field the game's reward does not know is refused naming the allowed ones."""
+
+    def __init__(self, game: str, reward: dict | None):
+        from necro_env import rulesets
+
+        value = rulesets.get(game).shaping_value
+        if value is None:
+            from necro_env.envs.rewards import RewardSpec
+
+            spec = RewardSpec.from_config(reward)
+            self.potential = spec.casualty_value  # 0.0 when the spec has no shaping term
+        else:
+            from necro_env.envs.ruleset_gym import ObjectiveReward
+
+            spec = ObjectiveReward.from_config(reward)
+            self.potential = (lambda g, p: spec.shaping * value(g, p)) if spec.shaping else (lambda g, p: 0.0)
+        self.win, self.loss, self.draw = spec.win, spec.loss, spec.draw
+
+    def terminal(self, game, player: int) -> float:
+        """The end's reward of ``player``, read from the state header (core/header.py) as the AEC env does."""
+        from necro_env.core import header as H
+
+        g = game.state.g[0]
+        if g[H.H_TRUNC] or g[H.H_WINNER] < 0:
+            return self.draw
+        return self.win if int(g[H.H_WINNER]) == player else self.loss
+
+
+def game_agent(game_name: str, spec: str, game, seed: int = 0):
+    """An opponent of ``spec`` for ``game``: Necromunda's ``agents.make_agent`` (a checkpoint samples its
+    actions, as necro-train's opponents do); for another game one of its ruleset's scripts
+    (``agents.game_agent.make_game_agent``) or a checkpoint of it (training.evaluate.RulesetModelAgent, its most
+    likely action: that class has no sampling mode)."""
+    if game_name == "necromunda":
+        from agents.base import make_agent
+
+        return make_agent(spec, seed=seed, game=game, deterministic=False)
+    if spec.endswith(".zip"):
+        from ..evaluate import RulesetModelAgent
+
+        return RulesetModelAgent.from_checkpoint(spec, game, spec)
+    from agents.game_agent import make_game_agent
+
+    return make_game_agent(game_name, spec, seed=seed)
+
+
 class SeatEnv(MultiAgentEnv):
     """RLlib's multi-agent env over PettingZooEnv: the learner plays a random seat against an opponent drawn
     per episode from ``pool`` ({agent spec: weight}; :meth:`set_pool` changes it between iterations)."""
@@ -67,8 +127,9 @@ class SeatEnv(MultiAgentEnv):
         from necro_env.warmup import ensure as warm_up
 
         warm_up()
-        self.pz = PettingZooEnv(aec_env(cfg.get("game", "necromunda"), cfg.get("scenario"),
-                                        cfg.get("encoder", "flat")))
+        self.game_name = cfg.get("game", "necromunda")
+        self.reward = LearnerReward(self.game_name, cfg.get("reward"))  # before the env: a bad field builds nothing
+        self.pz = PettingZooEnv(aec_env(self.game_name, cfg.get("scenario"), cfg.get("encoder", "flat")))
         self.raw = self.pz.env.unwrapped
         self.possible_agents = list(self.raw.possible_agents)
         self.agents = []
@@ -79,7 +140,7 @@ class SeatEnv(MultiAgentEnv):
         self.built: dict = {}  # spec -> Agent, each opponent built once per env
         self.encoders: dict = {}  # encoder name -> encoder, for the opponents' observations
         self.set_pool(cfg.get("pool", {"random": 1.0}))
-        self.learner, self.opponent, self.episodes = None, None, 0
+        self.learner, self.opponent, self.episodes, self.phi = None, None, 0, 0.0
 
     def set_pool(self, pool: dict) -> None:
         specs = list(pool)
@@ -87,10 +148,8 @@ class SeatEnv(MultiAgentEnv):
         self.pool, self.weights = specs, w / w.sum()
 
     def _opponent(self, spec: str):
-        from agents.base import make_agent
-
-        if spec not in self.built:  # snapshots sample their actions, as necro-train's opponents do
-            self.built[spec] = make_agent(spec, seed=0, game=self.raw.game, deterministic=False)
+        if spec not in self.built:
+            self.built[spec] = game_agent(self.game_name, spec, self.raw.game)
         return self.built[spec]
 
     def _encoder(self, name: str):
@@ -108,16 +167,18 @@ class SeatEnv(MultiAgentEnv):
             self.learner = self.possible_agents[int(self.rng.integers(len(self.possible_agents)))]
             self.opponent = self._opponent(self.pool[int(self.rng.choice(len(self.pool), p=self.weights))])
             self.opponent.reset(int(self.rng.integers(2**31)))
-            obs, rew, done = self._opponent_turns(obs, {})
+            obs, done = self._opponent_turns(obs)
             if not done:
                 self.agents = [self.learner]
                 self.episodes += 1
+                self.phi = self.reward.potential(self.raw.game, self._seat())
                 return {self.learner: rename(obs[self.learner])}, {}
         raise RuntimeError("100 games in a row ended before the learner's first decision")
 
     def step(self, action_dict):
-        obs, rew, term, trunc, info = self.pz.step({self.learner: int(action_dict[self.learner])})
-        obs, reward, done = self._opponent_turns(obs, rew)
+        obs = self.pz.step({self.learner: int(action_dict[self.learner])})[0]
+        obs, done = self._opponent_turns(obs)
+        reward = self._reward(done)
         if done:
             self.agents = []
         truncated = done and bool(self.raw.game.truncated)  # the round limit: no winner
@@ -125,20 +186,28 @@ class SeatEnv(MultiAgentEnv):
         return ({self.learner: rename(obs[self.learner])}, {self.learner: reward},
                 {self.learner: terminated, "__all__": terminated}, {self.learner: truncated, "__all__": truncated}, {})
 
-    def _opponent_turns(self, obs: dict, rew: dict):
-        """Play the opponent until the learner decides or the game ends; (obs, learner's reward, done).
-        After the end PettingZooEnv has reported every seat, the learner's final observation among them."""
-        reward = float(rew.get(self.learner, 0.0))
+    def _seat(self) -> int:
+        return self.raw.agent_name_mapping[self.learner]
+
+    def _reward(self, done: bool) -> float:
+        """The learner's step: the potential's change since its last decision (the opponent's replies
+        included), and the terminal reward at the end (LearnerReward)."""
+        game, seat = self.raw.game, self._seat()
+        phi = self.reward.potential(game, seat)
+        reward, self.phi = phi - self.phi, phi
+        return float(reward + (self.reward.terminal(game, seat) if done else 0.0))
+
+    def _opponent_turns(self, obs: dict):
+        """Play the opponent until the learner decides or the game ends; (obs, done). After the end
+        PettingZooEnv has reported every seat, the learner's final observation among them."""
         while self.raw.agents and self.raw.agent_selection != self.learner:
             game = self.raw.game
             seat = self.raw.agent_selection
-            o = None if self.opponent.encoder is None else \
-                self._encoder(self.opponent.encoder).encode(game, self.raw.agent_name_mapping[seat])
+            enc = getattr(self.opponent, "encoder", None)  # another game's agents encode for themselves
+            o = None if enc is None else self._encoder(enc).encode(game, self.raw.agent_name_mapping[seat])
             a = self.opponent.act(o, game.mask[0], game=game)
-            step = self.pz.step({seat: int(a)})
-            obs, rew = step[0], step[1]
-            reward += float(rew.get(self.learner, 0.0))
+            obs = self.pz.step({seat: int(a)})[0]
         done = not self.raw.agents
         if done and self.learner not in obs:  # the final observation (zero mask) when the wrapper skipped it
             obs = {**obs, self.learner: self.raw.observe(self.learner)}
-        return obs, reward, done
+        return obs, done

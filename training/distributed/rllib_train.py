@@ -2,8 +2,12 @@
 action masking, a league of frozen snapshots, and the project's checkpoints and evaluation
 (docs/distributed.md).
 
+- The game: the config's ``game`` (Necromunda on its scenario; another game of the registry on its default
+  game, as its necro-train and necro-eval build it: Firefight since 2026-12-02), reached through
+  ``necro_env.rulesets.get`` only.
 - The env: :class:`training.distributed.rllib_env.SeatEnv` (RLlib's PettingZooEnv inside, a random seat
-  for the learner, the opponent drawn per episode from the pool).
+  for the learner, the opponent drawn per episode from the pool, the config's ``reward`` paid as necro-train
+  pays it).
 - The module: RLlib's masking PPO module (``ActionMaskingTorchRLModule`` of RLlib's examples: the
   illegal actions' logits are pushed to the float minimum, so they are never sampled) over RLlib's
   default MLP with the config's ``ppo.net_arch`` and tanh, the shape of SB3's MlpPolicy, so the weights
@@ -42,9 +46,9 @@ def ppo_config(cfg: dict, pool: dict, env_runners: int | None = None):
 
     from .rllib_env import LEARNER, SeatEnv
 
-    p, r = cfg["ppo"], rl_section(cfg)
-    env_config = {"game": r["game"], "scenario": cfg["scenario"], "encoder": cfg["encoder"], "seed": cfg["seed"],
-                  "pool": pool}
+    p, r, name = cfg["ppo"], rl_section(cfg), game_name(cfg)
+    env_config = {"game": name, "scenario": cfg["scenario"] if name == "necromunda" else None,
+                  "encoder": cfg["encoder"], "seed": cfg["seed"], "pool": pool, "reward": reward_of(cfg)}
     model = {"fcnet_hiddens": list(p["net_arch"]), "fcnet_activation": "tanh", "vf_share_layers": False,
              "head_fcnet_hiddens": []}
     batch = p["n_steps"] * cfg["n_envs"]
@@ -63,6 +67,32 @@ def ppo_config(cfg: dict, pool: dict, env_runners: int | None = None):
                       num_epochs=p["n_epochs"], lr=p["learning_rate"], gamma=p["gamma"], lambda_=p["gae_lambda"],
                       clip_param=p["clip_range"], entropy_coeff=p["ent_coef"])
             .debugging(seed=cfg["seed"], log_level="ERROR"))
+
+
+def game_name(cfg: dict) -> str:
+    """The registry's game the run trains on: the config's ``game`` (``rllib.game``, when given, equals it:
+    the config refuses another)."""
+    return cfg.get("game", "necromunda")
+
+
+def reward_of(cfg: dict) -> dict:
+    """The config's ``reward`` section as the game's necro-train reads it (training/train.py): Necromunda's
+    whole (RewardSpec: terminal values, casualty and approach shaping); another game's win, loss and draw
+    (train_ruleset's; the config refuses Necromunda's shaping fields for it)."""
+    r = dict(cfg["reward"])
+    return r if game_name(cfg) == "necromunda" else {k: r[k] for k in ("win", "loss", "draw")}
+
+
+def build_game(cfg: dict):
+    """The game the exports are checked against and the periodic games are played on: Necromunda's
+    scenario, or another game's default (``make_game({})``, the game its necro-train and necro-eval build)."""
+    if game_name(cfg) == "necromunda":
+        from ..common import build_game_for
+
+        return build_game_for(cfg)
+    from necro_env import rulesets
+
+    return rulesets.get(game_name(cfg)).make_game({})
 
 
 def rl_section(cfg: dict) -> dict:
@@ -104,18 +134,28 @@ def sb3_model(cfg: dict, game):
     from gymnasium import spaces
     from sb3_contrib import MaskablePPO
 
-    from necro_env.envs.encoders import make_encoder
-
     p = cfg["ppo"]
     model = MaskablePPO("MlpPolicy", env=None, device="cpu", _init_setup_model=False, learning_rate=p["learning_rate"],
                         n_steps=p["n_steps"], batch_size=p["batch_size"], n_epochs=p["n_epochs"], gamma=p["gamma"],
                         gae_lambda=p["gae_lambda"], clip_range=p["clip_range"], ent_coef=p["ent_coef"],
                         policy_kwargs={"net_arch": list(p["net_arch"])}, seed=cfg["seed"])
-    model.observation_space = make_encoder(cfg["encoder"]).space(game)
+    model.observation_space = encoder_of(cfg).space(game)
     model.action_space = spaces.Discrete(int(game.n_actions))
     model.n_envs = 1
     model._setup_model()
     return model
+
+
+def encoder_of(cfg: dict):
+    """The config's encoder of its game: Necromunda's (necro_env/envs/encoders.py) or the ruleset's own."""
+    if game_name(cfg) == "necromunda":
+        from necro_env.envs.encoders import make_encoder
+
+        return make_encoder(cfg["encoder"])
+    from necro_env import rulesets
+    from necro_env.envs.ruleset_env import make_encoder
+
+    return make_encoder(rulesets.get(game_name(cfg)), cfg["encoder"])
 
 
 def export_checkpoint(weights: dict, cfg: dict, game, path, timesteps: int, extra: dict | None = None) -> Path:
@@ -145,6 +185,16 @@ def import_checkpoint(path, cfg: dict, game, module_state: dict) -> dict:
         return map_weights(sb3, SB3_PARTS, module_state, RLLIB_PARTS, f"checkpoint {path}")
     except ValueError as exc:
         raise CheckpointMismatch(str(exc)) from None
+
+
+def check_init_from(cfg: dict) -> None:
+    """``init_from``'s checkpoint fits the run's game and encoder (agents/checkpoint.py's metadata check: a
+    checkpoint of another game is one CheckpointMismatch line), before Ray starts or a run folder is claimed."""
+    if cfg.get("init_from"):
+        from agents.checkpoint import check_compatible, read_metadata
+
+        check_compatible(read_metadata(cfg["init_from"]), build_game(cfg), cfg["encoder"],
+                         where=f"checkpoint {cfg['init_from']}")
 
 
 def learner_weights(algo) -> dict:
@@ -181,18 +231,41 @@ def env_steps(result: dict) -> int:
                or result.get(NUM_ENV_STEPS_SAMPLED_LIFETIME, 0))
 
 
+def learner_agent(cfg: dict, game, ckpt):
+    """The exported learner as necro-eval loads a checkpoint of the game (its metadata checked against it)."""
+    if game_name(cfg) == "necromunda":
+        from agents.checkpoint import CheckpointAgent
+
+        return CheckpointAgent(ckpt, game=game, name="learner")
+    from ..evaluate import RulesetModelAgent
+
+    return RulesetModelAgent.from_checkpoint(ckpt, game, "learner")
+
+
+def match(cfg: dict, game, learner, spec: str, pairs: int, seed0: int) -> dict:
+    """``learner`` against ``spec`` in paired games, as necro-eval plays them for the game: Necromunda's
+    agents (evaluate.build_agent) and games; another game's scripts or checkpoints and its own loop
+    (evaluate.ruleset_play)."""
+    from ..evaluate import build_agent, paired_match, ruleset_play
+
+    if game_name(cfg) == "necromunda":
+        return paired_match(game, learner, build_agent(spec, game)[1], pairs, seed0=seed0)
+    from .rllib_env import game_agent
+
+    return paired_match(game, learner, game_agent(game_name(cfg), spec, game, seed=1), pairs, seed0=seed0,
+                        play=ruleset_play)
+
+
 def periodic(cfg, run, game, ckpt, timesteps, elapsed, log) -> tuple[list[dict], float]:
     """The exported policy against every opponent of ``eval.opponents`` (progress.csv, as necro-train's
     periodic evaluation); returns the rows and the mean score."""
-    from agents.checkpoint import CheckpointAgent
-
     from ..common import append_csv
-    from ..evaluate import build_agent, paired_match, summarize
+    from ..evaluate import summarize
 
-    learner = CheckpointAgent(ckpt, game=game, name="learner")
+    learner = learner_agent(cfg, game, ckpt)
     rows, pairs = [], max(1, cfg["eval"]["periodic_games"] // 2)
     for spec in cfg["eval"]["opponents"]:
-        m = paired_match(game, learner, build_agent(spec, game)[1], pairs, seed0=500_000)
+        m = match(cfg, game, learner, spec, pairs, seed0=500_000)
         s = summarize("learner", spec, m)
         row = {"timesteps": timesteps, "seconds": round(elapsed, 1), "opponent": spec, "games": s["games"],
                "win": s["win"], "draw": s["draw"], "loss": s["loss"], "win_rate": round(s["win_rate"], 4),
@@ -206,17 +279,15 @@ def periodic(cfg, run, game, ckpt, timesteps, elapsed, log) -> tuple[list[dict],
 def league_step(cfg, run, game, ckpt, pool, snapshots, log) -> bool:
     """Score the learner (``ckpt``) against the pool; at ``rllib.snapshot_score`` or more it joins the pool
     as a frozen snapshot (the oldest dropped past ``rllib.pool_size``). Returns True if it joined."""
-    from agents.checkpoint import CheckpointAgent
-
     from ..common import append_csv
-    from ..evaluate import bradley_terry, build_agent, paired_match
+    from ..evaluate import bradley_terry
 
     r = rl_section(cfg)
-    learner = CheckpointAgent(ckpt, game=game, name="learner")
+    learner = learner_agent(cfg, game, ckpt)
     pairs = max(1, cfg["eval"]["periodic_games"] // 2)
     scores, matches = [], []
     for i, spec in enumerate(pool):
-        m = paired_match(game, learner, build_agent(spec, game)[1], pairs, seed0=600_000)
+        m = match(cfg, game, learner, spec, pairs, seed0=600_000)
         scores.append((m["win"] + 0.5 * m["draw"]) / m["games"])
         matches.append((0, i + 1, m["win"] + 0.5 * m["draw"], m["games"]))
     mean = float(np.mean(scores))
@@ -252,10 +323,10 @@ def train_rllib(cfg: dict, run: Path, log=print, address=None, num_cpus=None, en
     """Train ``cfg`` (backend: rllib) into the claimed run folder ``run``; returns the summary."""
     from necro_env.warmup import ensure as warm_up
 
-    from ..common import build_game_for, write_json
+    from ..common import write_json
 
     warm_up()
-    game = build_game_for(cfg)
+    game = build_game(cfg)
     snapshots: list[str] = []
     algo = build_algo(cfg, pool_of(cfg, snapshots), address, num_cpus, env_runners)
     (run / "checkpoints").mkdir(parents=True, exist_ok=True)
@@ -280,8 +351,8 @@ def train_rllib(cfg: dict, run: Path, log=print, address=None, num_cpus=None, en
     seconds = time.time() - t0
     final = export_checkpoint(learner_weights(algo), cfg, game, run / "final.zip", steps, {"selected": "last"})
     algo.stop()
-    summary = {"backend": "rllib", "timesteps": steps, "iterations": iters, "train_seconds": round(seconds, 1),
-               "env_steps_per_second": round(steps / max(seconds, 1e-9), 1),
+    summary = {"backend": "rllib", "game": game_name(cfg), "timesteps": steps, "iterations": iters,
+               "train_seconds": round(seconds, 1), "env_steps_per_second": round(steps / max(seconds, 1e-9), 1),
                "snapshots": snapshots, "final": str(final)}
     write_json(run / "summary.json", summary)
     log(f"[rllib] {steps} env steps in {iters} iterations, {seconds:.0f} s ({summary['env_steps_per_second']} "
