@@ -109,11 +109,11 @@ def static_bytes(h, w):
 
     new_scratch = _firefight()[1].new_scratch
     zeros = np.zeros((h, w), np.int64)
-    parts = {"flags": h * w, "height": h * w, "zone": h * w, "band": h * w,
+    parts = {"flags": h * w, "height": h * w, "zone": h * w, "band": h * w, "steps": 3 * h * w,
              "sight_cells": make_cells(zeros, zeros).nbytes, "sight_rules": make_rules("permissive").nbytes}
-    scratch = sum(a.nbytes for a in new_scratch(h * w, 10))
+    scratch = sum(a.nbytes for a in new_scratch(h * w, 10, 10))
     return {"board": f"{w}x{h}", "static_bytes": sum(parts.values()), "parts": parts,
-            "scratch_bytes_per_thread_10_models": scratch}
+            "scratch_bytes_per_thread_10_models_10_units": scratch}
 
 
 def state_bytes():
@@ -178,7 +178,7 @@ def report(res):
           f"(target <= {TARGETS['state_kb']:.0f} KB)")
     for s in m["static"]:
         print(f"static memory per board {s['board']}: {s['static_bytes']:,} bytes {s['parts']}; "
-              f"movement scratch {s['scratch_bytes_per_thread_10_models']:,} bytes per thread (10 models)")
+              f"movement scratch {s['scratch_bytes_per_thread_10_models_10_units']:,} bytes per thread (10 models, 10 units a side)")
     print(f"cached start: {res['cached_start']['seconds_wall']} s (target <= {TARGETS['cached_s']} s)")
     if res["cold_compile"]:
         print(f"cold compile (empty NUMBA_CACHE_DIR): {res['cold_compile']['seconds_wall']} s "

@@ -19,6 +19,7 @@ import numpy as np
 from necro_env.core import sight as S
 from necro_env.rulesets.firefight import constants as C
 from necro_env.rulesets.firefight import state as ST
+from necro_env.rulesets.firefight.paths import step_table
 from necro_env.rulesets.firefight.combat_events import COMBAT_EVENT_FIELDS
 
 
@@ -65,7 +66,8 @@ class Scene:
             sf = np.zeros_like(self.flags)
             sf[(self.flags & C.TF_BLOCKS_SIGHT) != 0] |= S.SF_BLOCKS
             sf[(self.flags & C.TF_COVER) != 0] |= S.SF_COVER
-            known = dict(flags=self.flags, height=self.height, sight=S.make_cells(sf), sight_rules=S.make_rules())
+            known = dict(flags=self.flags, height=self.height, sight=S.make_cells(sf), sight_rules=S.make_rules(),
+                         steps=step_table(self.flags, self.height))
             # the engine's other tables (zones, bands) matter to movement and deployment only: none here
             rest = {f: np.full(self.flags.shape, -1, np.int8) for f in ST.Static._fields if f not in known}
             self._st = ST.Static(**known, **rest)

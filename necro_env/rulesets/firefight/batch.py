@@ -74,7 +74,8 @@ def scratch_of(stack, t):
     """Thread t's movement scratch out of the stacked arrays (views, nothing copied)."""
     return Scratch(stack.dist[t], stack.par[t], stack.dng[t], stack.occ[t], stack.near[t], stack.taken[t],
                    stack.far[t], stack.heap[t], stack.px[t], stack.py[t], stack.pc[t], stack.pn[t], stack.order[t],
-                   stack.drops[t])
+                   stack.drops[t], stack.bhead[t], stack.bsort[t], stack.blocked[t], stack.box[t], stack.memo[t],
+                   stack.memo_u[t], stack.memo_m[t])
 
 
 @njit(cache=True)
@@ -178,10 +179,10 @@ def play_all(s, st, lay, mask, tmpl, stack, eseed, prng, n, max_games, counts, r
             play_slot(s, st, b, lay, mask, tmpl, sc, eseed, prng, n, max_games, counts, results)
 
 
-def stacked_scratch(n, hw, max_models) -> Scratch:
+def stacked_scratch(n, hw, max_models, max_units) -> Scratch:
     """n movement scratches (one per thread) as arrays with a leading axis."""
-    one = new_scratch(hw, max_models)
-    return Scratch(*(np.zeros((n,) + a.shape, a.dtype) for a in one))
+    one = new_scratch(hw, max_models, max_units)
+    return Scratch(*(np.stack([a] * n) for a in one))  # each thread's copy starts as new_scratch's
 
 
 class BatchedFirefight:
@@ -202,7 +203,8 @@ class BatchedFirefight:
         self.batch_size = batch_size
         self.state = alloc_state(batch_size, g.max_units, g.max_models, g.max_weapons)
         self.mask = np.zeros((batch_size, g.n_actions), np.bool_)
-        self.stack = stacked_scratch(min(threads, batch_size), g.board.height * g.board.width, g.max_models)
+        self.stack = stacked_scratch(min(threads, batch_size), g.board.height * g.board.width, g.max_models,
+                                     g.max_units)
         self.template = g.template()
         self.eseed = np.array([(seed + b) & MASK64 for b in range(batch_size)], np.uint64)
         self.prng = np.zeros((batch_size, 2), np.uint64)

@@ -27,6 +27,7 @@ from .engine import begin, step as _step
 from .combat_events import COMBAT_EVENT_FIELDS, COMBAT_EVENT_NAMES
 from .events import EVENT_FIELDS, EVENT_NAMES
 from .grid import new_scratch
+from .paths import step_table
 from .state import (
     DK_NAMES, G_ACTIVE, G_ATTACKER, G_CAST_SPELL, G_DEFENDER, G_DK, G_DONE, G_DPLAYER, G_EVN, G_EVOVF, G_FINISHED, G_FREE,
     G_OPTS, G_PUSHED, G_ROUND, G_ROUND_LIMIT, G_SCORE0, G_SCORE1, G_TRUNC, G_WINNER, M_ALIVE, M_WOUNDS, M_X, M_Y, O_ON,
@@ -51,7 +52,7 @@ def build_static(board: D.Board) -> Static:
     return Static(flags=flags.copy(), height=height.copy(),
                   zone=np.ascontiguousarray(board.deploy, dtype=np.int8).copy(),
                   sight=make_cells(sflags.astype(np.int64), height.astype(np.int64)),
-                  sight_rules=make_rules("permissive"), band=scout_band(board))
+                  sight_rules=make_rules("permissive"), band=scout_band(board), steps=step_table(flags, height))
 
 
 def scout_band(board: D.Board) -> np.ndarray:
@@ -105,7 +106,7 @@ class Game:
         self.static = build_static(board)
         self.state = alloc_state(1, self.max_units, self.max_models, self.max_weapons)
         self.mask = np.zeros((1, self.n_actions), np.bool_)
-        self.scratch = new_scratch(board.height * board.width, self.max_models)
+        self.scratch = new_scratch(board.height * board.width, self.max_models, self.max_units)
         self._template = None
 
     def _names(self, max_units, max_models, max_weapons):
@@ -376,5 +377,5 @@ class Game:
         g.__dict__.update(self.__dict__)
         g.state = clone_state(self.state)
         g.mask = self.mask.copy()
-        g.scratch = new_scratch(self.board.height * self.board.width, self.max_models)
+        g.scratch = new_scratch(self.board.height * self.board.width, self.max_models, self.max_units)
         return g

@@ -13,7 +13,7 @@ from .constants import (
     COHERENCY_NEAR_IN, COHERENCY_SPREAD_IN, KEEP_AWAY_IN, OPT_COHERENCY_CONNECTED, OPT_KEEP_AWAY_ENEMY_ONLY,
     US_ON,
 )
-from .state import G_MU, G_OPTS, M_ALIVE, M_X, M_Y, U_SIDE, U_STATE
+from .state import G_MU, G_OPTS, M_ALIVE, M_X, M_Y, NM, U_SIDE, U_STATE
 
 # cells by growing distance from a centre: (dx, dy) sorted by dx*dx + dy*dy, then dy, then dx (a spiral)
 _R = 24
@@ -22,30 +22,44 @@ _offs.sort(key=lambda o: (o[0] * o[0] + o[1] * o[1], o[1], o[0]))
 SPIRAL = np.array(_offs, np.int64)  # [N, 2]
 SPIRAL_D2 = SPIRAL[:, 0] * SPIRAL[:, 0] + SPIRAL[:, 1] * SPIRAL[:, 1]
 
+INF = 1 << 29  # an unreached path cost
+
 # neighbour directions: 4 straight, then 4 diagonal
 DX8 = np.array([1, -1, 0, 0, 1, 1, -1, -1], np.int64)
 DY8 = np.array([0, 0, 1, -1, 1, -1, 1, -1], np.int64)
 
-Scratch = namedtuple("Scratch", "dist par dng occ near taken far heap px py pc pn order drops")
+Scratch = namedtuple("Scratch", "dist par dng occ near taken far heap px py pc pn order drops bhead bsort blocked "
+                                 "box memo memo_u memo_m")
+MAX_COST = 1024  # path buckets: a move of up to 204" (paths.model_paths)
 
 
-def new_scratch(hw, max_models):
-    """The reusable arrays of the movement code for a board of ``hw`` cells."""
+def new_scratch(hw, max_models, max_units):
+    """The reusable arrays of the movement code for one board of ``hw`` cells (a scratch serves one board: the
+    path tables it keeps between the mask and the step, movement.prepare, assume the board's tables fixed)."""
     return Scratch(
-        dist=np.zeros((max_models, 2 * hw), np.int32),  # path cost per model, per (layer, cell)
+        dist=np.full((max_models, 2 * hw), INF, np.int32),  # path cost per model, per (layer, cell); INF unreached
         par=np.zeros((max_models, 2 * hw), np.int32),  # parent node on that path
         dng=np.zeros((max_models, 2 * hw), np.int8),  # 1 if that path crosses dangerous terrain
         occ=np.zeros(hw, np.int32),  # 1 + unit whose model stands in the cell, 0 none
         near=np.zeros(hw, np.int8),  # 1 if the cell is within 1" of a model the 1" rule counts
         taken=np.zeros(hw, np.int8),  # cells a placement being planned has used
         far=np.zeros(hw, np.int8),  # cells more than 9" from every enemy model (Ambush, §10)
-        heap=np.zeros(34 * hw + 16, np.int64),  # Dijkstra pushes: at most 16 edges from each of 2 * HW nodes
+        heap=np.zeros(34 * hw + 16, np.int64),  # path search entries: at most 16 edges from each of 2 * HW nodes
         px=np.zeros(max_models, np.int64),  # planned cells
         py=np.zeros(max_models, np.int64),
         pc=np.zeros(max_models, np.int64),  # planned path cost (fifths)
         pn=np.zeros(max_models, np.int64),  # planned path's end node (layer * HW + cell)
         order=np.zeros(max_models, np.int64),  # model slot of each planned row
         drops=np.zeros(64, np.int64),  # jumps of one path (§11.2)
+        bhead=np.full(MAX_COST, -1, np.int64),  # path search: first entry of each cost's bucket, -1 empty
+        bsort=np.zeros(4 * hw + 16, np.int64),  # one bucket's nodes, sorted (a node enters a bucket at most twice)
+        blocked=np.zeros(hw, np.int8),  # cells the moving unit's walkers may not enter (paths.blocked_cells)
+        box=np.tile(np.array([0, 0, -1, -1], np.int64), (max_models, 1)),  # each row's last search area (none yet)
+        # what the path tables were searched for (movement.prepare): [valid, game, unit, limit, keep_path, options,
+        # units per side, the unit's rules], every unit's (state, side) and every model row of that game
+        memo=np.zeros(8, np.int64),
+        memo_u=np.zeros((2 * max_units, 2), np.int32),
+        memo_m=np.zeros((2 * max_units, max_models, NM), np.int16),
     )
 
 

@@ -16,7 +16,10 @@ from .constants import (
     US_ON, US_SCOUT, US_WAITING,
 )
 from .grid import SPIRAL, SPIRAL_D2, unit_dist2
-from .movement import MODE_AMBUSH, MODE_BAND, MODE_ZONE, plan_charge, plan_move, plan_place, prepare, prepare_place
+from .movement import (
+    MODE_AMBUSH, MODE_BAND, MODE_ZONE, cap_of, connected, move_at, offsets_reach, open_fits, open_formation, place_at,
+    plan_charge, plan_move, prepare, prepare_place, unit_offsets,
+)
 from .pushes import push_cells
 from .seam import can_cast, can_target
 from .spells import N_SPELLS
@@ -58,6 +61,13 @@ def move_cells(st, s, b, u, allow, sc, mask, base, first_only):
     ay = np.int64(s.m[b, u, a, M_Y])
     radius = allow // FIFTHS + 1
     count = 0
+    fl = st.flags.ravel()
+    mrow = s.m[b, u]
+    cap = cap_of(s, b, u, allow)
+    conn = connected(s, b)
+    offx = np.empty(max(n, 1), np.int64)
+    offy = np.empty(max(n, 1), np.int64)
+    shortcut = unit_offsets(mrow, sc.order, n, offx, offy, conn)
     for k in range(SPIRAL.shape[0]):
         if SPIRAL_D2[k] > radius * radius:
             break
@@ -68,7 +78,9 @@ def move_cells(st, s, b, u, allow, sc, mask, base, first_only):
         c = y * w + x
         if sc.dist[0, c] > allow and sc.dist[0, h * w + c] > allow:
             continue
-        if plan_move(st, s, b, u, c, allow, sc, n) >= 0:
+        if (shortcut and offsets_reach(fl, sc.occ, sc.taken, sc.near, sc.dist, offx, offy, n, x, y, allow, cap, w, h)) \
+                or move_at(fl, sc.occ, sc.near, sc.taken, sc.dist, sc.px, sc.py, sc.pc, sc.pn, sc.order, mrow, n, c,
+                           allow, cap, conn, w, h) >= 0:
             count += 1
             if base >= 0:
                 mask[base + c] = True
@@ -132,18 +144,18 @@ def slot_has_target(st, s, b, u, slot):
 
 
 @njit(cache=True)
-def obj_cell_ok(st, s, b, c):
-    """§2.4: outside both deployment zones, more than 9" from every other marker (and not impassable)."""
-    h, w = st.flags.shape
-    if st.zone.ravel()[c] >= 0 or (st.flags.ravel()[c] & TF_IMPASSABLE):
+def obj_cell_ok(zarr, fl, obj, c, w):
+    """§2.4: outside both deployment zones, more than 9" from every other marker (and not impassable). (Static.zone
+    and .flags ravelled, the game's State.obj rows: called once per cell.)"""
+    if zarr[c] >= 0 or (fl[c] & TF_IMPASSABLE):
         return False
     x = c % w
     y = c // w
     r = OBJ_GAP_IN + 1
-    for k in range(s.obj.shape[1]):
-        if s.obj[b, k, O_ON]:
-            dx = x - s.obj[b, k, O_X]
-            dy = y - s.obj[b, k, O_Y]
+    for k in range(obj.shape[0]):
+        if obj[k, O_ON]:
+            dx = x - obj[k, O_X]
+            dy = y - obj[k, O_Y]
             if dx * dx + dy * dy <= r * r:
                 return False
     return True
@@ -156,12 +168,22 @@ def place_cells(st, s, b, u, mode, sc, mask, base, first_only):
     zone = zone_of(s, b, s.u[b, u, U_SIDE])
     n = prepare_place(st, s, b, u, mode, sc)
     count = 0
+    fl = st.flags.ravel()
+    zarr = st.zone.ravel()
+    band = st.band.ravel()
+    conn = connected(s, b)
+    ox = np.empty(max(n, 1), np.int64)
+    oy = np.empty(max(n, 1), np.int64)
+    shortcut = n > 0 and open_formation(n, ox, oy, conn)
     for c in range(h * w):
-        if mode == MODE_ZONE and st.zone.ravel()[c] != zone:
+        if mode == MODE_ZONE and zarr[c] != zone:
             continue
-        if mode == MODE_BAND and st.band.ravel()[c] != zone:
+        if mode == MODE_BAND and band[c] != zone:
             continue
-        if plan_place(st, s, b, u, c, mode, zone, sc, n) >= 0:
+        fits = open_fits(fl, zarr, band, sc.far, sc.occ, sc.taken, sc.near, ox, oy, n, c, mode, zone, w, h) \
+            if shortcut else 0
+        if fits > 0 or (fits == 0 and place_at(fl, zarr, band, sc.far, sc.occ, sc.near, sc.taken, sc.px, sc.py, sc.pc,
+                                               sc.pn, c, mode, zone, n, conn, w, h) >= 0):
             count += 1
             if base >= 0:
                 mask[base + c] = True
@@ -226,8 +248,11 @@ def fill_mask(s, st, b, lay, mask, sc):
         row[lay[A_EDGE] + 1] = True
     elif dk == DK_PLACE_OBJ:
         h, w = st.flags.shape
+        zarr = st.zone.ravel()
+        fl = st.flags.ravel()
+        obj = s.obj[b]
         for c in range(h * w):
-            if obj_cell_ok(st, s, b, c):
+            if obj_cell_ok(zarr, fl, obj, c, w):
                 row[lay[A_CELL] + c] = True
     elif dk == DK_DEPLOY_UNIT or dk == DK_SCOUT_UNIT or dk == DK_AMBUSH_UNIT or dk == DK_SELECT:
         for i in range(mu):

@@ -27,8 +27,8 @@ from .constants import (
     R_FLYING, R_STRIDER, TF_IMPASSABLE, US_ON,
 )
 from .grid import SPIRAL, SPIRAL_D2, coherent_xy, dist2, enemy_only, fill_zones, fits_so_far
-from .paths import INF, model_paths
-from .state import G_OPTS, M_ALIVE, M_X, M_Y, M_Z, U_RULES, U_SIDE, U_SIZE, U_STATE
+from .paths import INF, blocked_cells, model_paths
+from .state import G_MU, G_OPTS, M_ALIVE, M_X, M_Y, M_Z, U_RULES, U_SIDE, U_SIZE, U_STATE
 
 MODE_ZONE = 0  # the own deployment zone (§2.5)
 MODE_BAND = 1  # within 12" of the own zone (Scout, §10, §13 Q24)
@@ -56,22 +56,73 @@ def cap_of(s, b, u, allow):
 
 @njit(cache=True)
 def prepare(st, s, b, u, limit, charge, sc):
-    """Zones and every living model's paths for a move of up to ``limit`` fifths; returns the model count."""
+    """Zones and every living model's paths for a move of up to ``limit`` fifths; returns the model count.
+    A move's paths are kept (``sc.memo``): the step that carries out a move searches what the destination mask
+    searched a decision before, and finds the tables still valid when nothing they depend on has changed."""
     h, w = st.flags.shape
     fill_zones(s, b, u, w, h, enemy_only(s, b), sc.occ, sc.near)
     keep_path = not charge and (s.g[b, G_OPTS] & OPT_KEEP_AWAY_END_ONLY) == 0
     n = living(s, b, u, sc.order)
+    if not charge and _paths_kept(s, b, u, limit, keep_path, sc):
+        return n
+    blocked_cells(s, b, u, keep_path, sc.occ, sc.near, sc.blocked)
     for r in range(n):
-        model_paths(st, s, b, u, sc.order[r], limit, keep_path, sc.occ, sc.near, sc.heap,
-                    sc.dist[r], sc.par[r], sc.dng[r])
+        model_paths(st, s, b, u, sc.order[r], limit, sc, sc.dist[r], sc.par[r], sc.dng[r], sc.box[r])
+    _keep_paths(s, b, u, limit, keep_path, sc, not charge)  # a charge's rows are reordered (_sort_rows)
     return n
 
 
 @njit(cache=True)
-def reach(sc, r, c, hw, allow, cap, capall):
-    """(cost, node) of row r's model walking to cell c, or (-1, -1) (module docstring: the cap)."""
-    d0 = sc.dist[r, c]
-    d1 = sc.dist[r, hw + c]
+def _paths_key(s, b, u, limit, keep_path, k):
+    """The memo's key (grid.Scratch.memo): the search's parameters and what it reads of the game besides cells."""
+    k[1] = b
+    k[2] = u
+    k[3] = limit
+    k[4] = keep_path
+    k[5] = s.g[b, G_OPTS]
+    k[6] = s.g[b, G_MU]
+    k[7] = s.u[b, u, U_RULES]
+
+
+@njit(cache=True)
+def _keep_paths(s, b, u, limit, keep_path, sc, valid):
+    """Remember what the path tables were searched for (or, ``valid`` False, that they match nothing)."""
+    sc.memo[0] = 1 if valid else 0
+    if not valid:
+        return
+    _paths_key(s, b, u, limit, keep_path, sc.memo)
+    for v in range(s.u.shape[1]):
+        sc.memo_u[v, 0] = s.u[b, v, U_STATE]
+        sc.memo_u[v, 1] = s.u[b, v, U_SIDE]
+    sc.memo_m[:] = s.m[b]
+
+
+@njit(cache=True)
+def _paths_kept(s, b, u, limit, keep_path, sc):
+    """Do the path tables hold this search's result: same parameters, every unit's state and side and every model's
+    cell and life as when they were searched? (The occupancy, the 1" zone and the paths depend on nothing else.)"""
+    k = sc.memo
+    if k[0] == 0 or k[1] != b or k[2] != u or k[3] != limit or k[4] != keep_path or k[5] != s.g[b, G_OPTS] \
+            or k[6] != s.g[b, G_MU] or k[7] != s.u[b, u, U_RULES]:
+        return False
+    for v in range(s.u.shape[1]):
+        if sc.memo_u[v, 0] != s.u[b, v, U_STATE] or sc.memo_u[v, 1] != s.u[b, v, U_SIDE]:
+            return False
+    mb = s.m[b]
+    for v in range(mb.shape[0]):
+        for i in range(mb.shape[1]):
+            for f in range(mb.shape[2]):
+                if sc.memo_m[v, i, f] != mb[v, i, f]:
+                    return False
+    return True
+
+
+@njit(cache=True)
+def reach(dist, c, hw, allow, cap, capall):
+    """(cost, node) of a model walking to cell c on its path table ``dist`` (a row of sc.dist), or (-1, -1)
+    (module docstring: the cap)."""
+    d0 = dist[c]
+    d1 = dist[hw + c]
     if capall:
         if d0 <= d1 and d0 <= cap:
             return d0, c
@@ -85,37 +136,41 @@ def reach(sc, r, c, hw, allow, cap, capall):
     return -1, -1
 
 
+# The helpers below run once per cell a mask or a plan tries, so they take single arrays, never the State,
+# Static or Scratch tuples: a call copies every array of a tuple it is passed (about 2 ns an array), which
+# made the tuples cost more than the search itself (measured 2026-12-02).
+
 @njit(cache=True)
-def end_ok(st, sc, c, keep):
+def end_ok(fl, occ, taken, near, c, keep):
     """May a model end its move in cell c: passable, empty, not used by this plan, and (``keep``) outside the 1" zone?"""
-    if st.flags.ravel()[c] & TF_IMPASSABLE:
+    if fl[c] & TF_IMPASSABLE:
         return False
-    if sc.occ[c] != 0 or sc.taken[c] != 0:
+    if occ[c] != 0 or taken[c] != 0:
         return False
-    if keep and sc.near[c]:
+    if keep and near[c]:
         return False
     return True
 
 
 @njit(cache=True)
-def _clear_taken(sc, n, w):
+def _clear_taken(taken, px, py, n, w):
     for r in range(n):
-        sc.taken[sc.py[r] * w + sc.px[r]] = 0
+        taken[py[r] * w + px[r]] = 0
 
 
 @njit(cache=True)
-def _put(sc, r, x, y, cost, node, w):
-    sc.px[r] = x
-    sc.py[r] = y
-    sc.pc[r] = cost
-    sc.pn[r] = node
-    sc.taken[y * w + x] = 1
+def _put(px, py, pc, pn, taken, r, x, y, cost, node, w):
+    px[r] = x
+    py[r] = y
+    pc[r] = cost
+    pn[r] = node
+    taken[y * w + x] = 1
 
 
 @njit(cache=True)
-def _nearest(st, sc, r, tx, ty, n_placed, allow, cap, capall, keep, coherent, radius):
-    """Place row r on the reachable legal cell nearest to (tx, ty) (spiral order); False if none."""
-    h, w = st.flags.shape
+def _nearest(fl, occ, near, taken, dist, px, py, pc, pn, r, tx, ty, allow, cap, capall, coherent, radius, w, h):
+    """Place row r (path table ``dist``) on the reachable legal cell nearest to (tx, ty) (spiral order) outside the
+    1" zone; False if none."""
     hw = h * w
     for k in range(SPIRAL.shape[0]):
         if SPIRAL_D2[k] > radius * radius:
@@ -125,59 +180,112 @@ def _nearest(st, sc, r, tx, ty, n_placed, allow, cap, capall, keep, coherent, ra
         if x < 0 or y < 0 or x >= w or y >= h:
             continue
         c = y * w + x
-        if not end_ok(st, sc, c, keep):
+        if not end_ok(fl, occ, taken, near, c, True):
             continue
-        cost, node = reach(sc, r, c, hw, allow, cap, capall)
+        cost, node = reach(dist, c, hw, allow, cap, capall)
         if cost < 0:
             continue
-        if coherent and not fits_so_far(sc.px, sc.py, n_placed, x, y):
+        if coherent and not fits_so_far(px, py, r, x, y):
             continue
-        _put(sc, r, x, y, cost, node, w)
+        _put(px, py, pc, pn, taken, r, x, y, cost, node, w)
         return True
     return False
 
 
-@njit(cache=True)
-def _formation(st, s, b, u, sc, n, dest, allow, cap, capall, compact):
-    """One try of plan_move: offsets (compact False) or a compact formation (True); True if all n rows placed."""
-    h, w = st.flags.shape
+@njit(cache=True, separate=False)  # once per cell of a destination mask: a call would cost more than the work
+def _formation(fl, occ, near, taken, dist, px, py, pc, pn, order, mrow, n, dest, allow, cap, capall, compact,
+               connected, w, h):
+    """One try of move_at: offsets (compact False) or a compact formation (True); True if all n rows placed.
+    ``mrow``: the unit's model rows (State.m[b, u])."""
     hw = h * w
     ax = dest % w
     ay = dest // w
-    if not end_ok(st, sc, dest, True):
+    if not end_ok(fl, occ, taken, near, dest, True):
         return False
-    cost, node = reach(sc, 0, dest, hw, allow, cap, capall)
+    cost, node = reach(dist[0], dest, hw, allow, cap, capall)
     if cost < 0:
         return False
-    _put(sc, 0, ax, ay, cost, node, w)
-    a = sc.order[0]
-    ox = np.int64(s.m[b, u, a, M_X])
-    oy = np.int64(s.m[b, u, a, M_Y])
+    _put(px, py, pc, pn, taken, 0, ax, ay, cost, node, w)
+    a = order[0]
+    ox = np.int64(mrow[a, M_X])
+    oy = np.int64(mrow[a, M_Y])
     radius = allow // FIFTHS + 8
     for r in range(1, n):
-        i = sc.order[r]
+        i = order[r]
         if compact:
-            ok = _nearest(st, sc, r, ax, ay, r, allow, cap, capall, True, True, radius)
+            tx = ax
+            ty = ay
         else:
-            tx = ax + np.int64(s.m[b, u, i, M_X]) - ox
-            ty = ay + np.int64(s.m[b, u, i, M_Y]) - oy
-            ok = _nearest(st, sc, r, tx, ty, r, allow, cap, capall, True, False, radius)
-        if not ok:
-            _clear_taken(sc, r, w)
+            tx = ax + np.int64(mrow[i, M_X]) - ox
+            ty = ay + np.int64(mrow[i, M_Y]) - oy
+        if not _nearest(fl, occ, near, taken, dist[r], px, py, pc, pn, r, tx, ty, allow, cap, capall, compact,
+                        radius, w, h):
+            _clear_taken(taken, px, py, r, w)
             return False
-    _clear_taken(sc, n, w)
-    return coherent_xy(sc.px, sc.py, n, (s.g[b, G_OPTS] & OPT_COHERENCY_CONNECTED) != 0)
+    _clear_taken(taken, px, py, n, w)
+    return coherent_xy(px, py, n, connected)
 
 
 @njit(cache=True)
-def _within_cap(sc, n, hw, allow, cap):
+def _within_cap(pc, pn, n, hw, cap):
     """The unit-wide difficult cap (§9): fine unless a row walked a dirty path and some row walked more than cap."""
     dirty = False
     over = False
     for r in range(n):
-        if sc.pn[r] >= hw:
+        if pn[r] >= hw:
             dirty = True
-        if sc.pc[r] > cap:
+        if pc[r] > cap:
+            over = True
+    return not (dirty and over)
+
+
+@njit(cache=True)
+def move_at(fl, occ, near, taken, dist, px, py, pc, pn, order, mrow, n, dest, allow, cap, connected, w, h):
+    """``plan_move`` on single arrays (the destination mask calls it once per cell); n or -1."""
+    hw = h * w
+    for capall in (False, True):
+        for compact in (False, True):
+            if _formation(fl, occ, near, taken, dist, px, py, pc, pn, order, mrow, n, dest, allow, cap, capall,
+                          compact, connected, w, h):
+                if capall or _within_cap(pc, pn, n, hw, cap):
+                    return n
+                break  # the cap is broken: plan again with every model under it
+    return -1
+
+
+@njit(cache=True)
+def unit_offsets(mrow, order, n, offx, offy, conn):
+    """Each row's model's offset from the anchor into offx/offy; True if the unit keeps them coherent (then a
+    destination mask may try ``offsets_reach`` before ``move_at``)."""
+    a = order[0]
+    for r in range(n):
+        offx[r] = np.int64(mrow[order[r], M_X]) - np.int64(mrow[a, M_X])
+        offy[r] = np.int64(mrow[order[r], M_Y]) - np.int64(mrow[a, M_Y])
+    return n > 0 and coherent_xy(offx, offy, n, conn)
+
+
+@njit(cache=True)
+def offsets_reach(fl, occ, taken, near, dist, offx, offy, n, x, y, allow, cap, w, h):
+    """Can every model walk to its own offset from an anchor at (x, y), within the cap? Then ``move_at``'s first try
+    (offsets, every model in its target cell, the spiral's first cell) succeeds as it stands and the move is legal;
+    otherwise move_at decides. The offsets must be coherent (``unit_offsets``)."""
+    hw = h * w
+    dirty = False
+    over = False
+    for r in range(n):
+        tx = x + offx[r]
+        ty = y + offy[r]
+        if tx < 0 or ty < 0 or tx >= w or ty >= h:
+            return False
+        c = ty * w + tx
+        if not end_ok(fl, occ, taken, near, c, True):
+            return False
+        cost, node = reach(dist[r], c, hw, allow, cap, False)
+        if cost < 0:
+            return False
+        if node >= hw:
+            dirty = True
+        if cost > cap:
             over = True
     return not (dirty and over)
 
@@ -187,24 +295,23 @@ def plan_move(st, s, b, u, dest, allow, sc, n):
     """Plan unit u's move with its anchor to cell ``dest`` within ``allow`` fifths (module docstring).
     ``prepare`` must have run for this unit and allowance; returns n or -1."""
     h, w = st.flags.shape
-    hw = h * w
-    cap = cap_of(s, b, u, allow)
-    for capall in (False, True):
-        for compact in (False, True):
-            if _formation(st, s, b, u, sc, n, dest, allow, cap, capall, compact):
-                if capall or _within_cap(sc, n, hw, allow, cap):
-                    return n
-                break  # the cap is broken: plan again with every model under it
-    return -1
+    return move_at(st.flags.ravel(), sc.occ, sc.near, sc.taken, sc.dist, sc.px, sc.py, sc.pc, sc.pn, sc.order,
+                   s.m[b, u], n, dest, allow, cap_of(s, b, u, allow), connected(s, b), w, h)
 
 
 @njit(cache=True)
-def _closest_to(s, b, v, x, y):
-    """Squared centre distance from (x, y) to the nearest model of unit v."""
+def connected(s, b):
+    """The §13 Q11 switch: must the 1" links join every model into one chain?"""
+    return (s.g[b, G_OPTS] & OPT_COHERENCY_CONNECTED) != 0
+
+
+@njit(cache=True)
+def _closest_to(mv, x, y):
+    """Squared centre distance from (x, y) to the nearest model of a unit (its model rows ``mv``)."""
     best = INF
-    for j in range(s.m.shape[2]):
-        if s.m[b, v, j, M_ALIVE]:
-            d = dist2(x, y, np.int64(s.m[b, v, j, M_X]), np.int64(s.m[b, v, j, M_Y]))
+    for j in range(mv.shape[0]):
+        if mv[j, M_ALIVE]:
+            d = dist2(x, y, np.int64(mv[j, M_X]), np.int64(mv[j, M_Y]))
             if d < best:
                 best = d
     return best
@@ -213,47 +320,53 @@ def _closest_to(s, b, v, x, y):
 @njit(cache=True)
 def _sort_rows(s, b, u, v, sc, n, far_first):
     """Order rows by the model's distance to unit v (closest first, or farthest first)."""
+    mu = s.m[b, u]
+    mv = s.m[b, v]
     for r in range(1, n):
         j = r
         while j > 0:
             i0 = sc.order[j - 1]
             i1 = sc.order[j]
-            d0 = _closest_to(s, b, v, np.int64(s.m[b, u, i0, M_X]), np.int64(s.m[b, u, i0, M_Y]))
-            d1 = _closest_to(s, b, v, np.int64(s.m[b, u, i1, M_X]), np.int64(s.m[b, u, i1, M_Y]))
+            d0 = _closest_to(mv, np.int64(mu[i0, M_X]), np.int64(mu[i0, M_Y]))
+            d1 = _closest_to(mv, np.int64(mu[i1, M_X]), np.int64(mu[i1, M_Y]))
             if (d1 < d0) != far_first and d1 != d0:
+                sc.memo[0] = 0  # the kept paths' rows move (prepare)
                 sc.order[j - 1] = i1
                 sc.order[j] = i0
                 # the path tables follow their rows
-                _swap_rows(sc, j - 1, j)
+                _swap_rows(sc.dist, sc.par, sc.dng, sc.box, j - 1, j)
                 j -= 1
             else:
                 break
 
 
 @njit(cache=True)
-def _swap_rows(sc, r0, r1):
-    for k in range(sc.dist.shape[1]):
-        t = sc.dist[r0, k]
-        sc.dist[r0, k] = sc.dist[r1, k]
-        sc.dist[r1, k] = t
-        t = sc.par[r0, k]
-        sc.par[r0, k] = sc.par[r1, k]
-        sc.par[r1, k] = t
-        t2 = sc.dng[r0, k]
-        sc.dng[r0, k] = sc.dng[r1, k]
-        sc.dng[r1, k] = t2
+def _swap_rows(dist, par, dng, box, r0, r1):
+    for k in range(box.shape[1]):
+        t = box[r0, k]
+        box[r0, k] = box[r1, k]
+        box[r1, k] = t
+    for k in range(dist.shape[1]):
+        t = dist[r0, k]
+        dist[r0, k] = dist[r1, k]
+        dist[r1, k] = t
+        t = par[r0, k]
+        par[r0, k] = par[r1, k]
+        par[r1, k] = t
+        t2 = dng[r0, k]
+        dng[r0, k] = dng[r1, k]
+        dng[r1, k] = t2
 
 
 @njit(cache=True)
-def _toward(st, s, b, u, v, sc, n, allow, cap, capall, away):
-    """Each row in turn to its best reachable cell: toward unit v (contact counts as 0), or (away) the cheapest cell
-    outside the 1" zone; the unit stays coherent. Returns False if a row finds no cell."""
-    h, w = st.flags.shape
+def _toward(fl, occ, near, taken, dist, px, py, pc, pn, order, mrow, mv, n, allow, cap, capall, away, conn, w, h):
+    """Each row in turn to its best reachable cell: toward unit v (its model rows ``mv``; contact counts as 0), or
+    (away) the cheapest cell outside the 1" zone; the unit stays coherent. Returns False if a row finds no cell."""
     hw = h * w
     for r in range(n):
-        i = sc.order[r]
-        mx = np.int64(s.m[b, u, i, M_X])
-        my = np.int64(s.m[b, u, i, M_Y])
+        i = order[r]
+        mx = np.int64(mrow[i, M_X])
+        my = np.int64(mrow[i, M_Y])
         radius = allow // FIFTHS + 1
         best = INF
         bx = -1
@@ -268,15 +381,15 @@ def _toward(st, s, b, u, v, sc, n, allow, cap, capall, away):
             if x < 0 or y < 0 or x >= w or y >= h:
                 continue
             c = y * w + x
-            if not end_ok(st, sc, c, away):
+            if not end_ok(fl, occ, taken, near, c, away):
                 continue
-            cost, node = reach(sc, r, c, hw, allow, cap, capall)
-            if cost < 0 or not fits_so_far(sc.px, sc.py, r, x, y):
+            cost, node = reach(dist[r], c, hw, allow, cap, capall)
+            if cost < 0 or not fits_so_far(px, py, r, x, y):
                 continue
             if away:
                 score = cost
             else:
-                d = _closest_to(s, b, v, x, y)
+                d = _closest_to(mv, x, y)
                 score = (0 if d <= 2 else d) * 4096 + cost
             if score < best:
                 best = score
@@ -285,11 +398,11 @@ def _toward(st, s, b, u, v, sc, n, allow, cap, capall, away):
                 bcost = cost
                 bnode = node
         if bx < 0:
-            _clear_taken(sc, r, w)
+            _clear_taken(taken, px, py, r, w)
             return False
-        _put(sc, r, bx, by, bcost, bnode, w)
-    _clear_taken(sc, n, w)
-    return coherent_xy(sc.px, sc.py, n, (s.g[b, G_OPTS] & OPT_COHERENCY_CONNECTED) != 0)
+        _put(px, py, pc, pn, taken, r, bx, by, bcost, bnode, w)
+    _clear_taken(taken, px, py, n, w)
+    return coherent_xy(px, py, n, conn)
 
 
 @njit(cache=True)
@@ -298,21 +411,25 @@ def plan_charge(st, s, b, u, v, allow, sc, n, away):
     h, w = st.flags.shape
     _sort_rows(s, b, u, v, sc, n, away)
     cap = cap_of(s, b, u, allow)
+    fl = st.flags.ravel()
+    conn = connected(s, b)
     for capall in (False, True):
-        if _toward(st, s, b, u, v, sc, n, allow, cap, capall, away):
-            if capall or _within_cap(sc, n, h * w, allow, cap):
+        if _toward(fl, sc.occ, sc.near, sc.taken, sc.dist, sc.px, sc.py, sc.pc, sc.pn, sc.order, s.m[b, u],
+                   s.m[b, v], n, allow, cap, capall, away, conn, w, h):
+            if capall or _within_cap(sc.pc, sc.pn, n, h * w, cap):
                 return n
     return -1
 
 
 @njit(cache=True)
-def region_ok(st, s, b, u, sc, c, mode, zone):
-    """Is cell c inside the placement region of ``mode`` for a unit deploying in ``zone``?"""
+def region_ok(zarr, band, far, c, mode, zone):
+    """Is cell c inside the placement region of ``mode`` for a unit deploying in ``zone``? (Static.zone and .band
+    ravelled, Scratch.far)"""
     if mode == MODE_ZONE:
-        return st.zone.ravel()[c] == zone
+        return zarr[c] == zone
     if mode == MODE_BAND:
-        return st.band.ravel()[c] == zone
-    return sc.far[c] != 0
+        return band[c] == zone
+    return far[c] != 0
 
 
 @njit(cache=True)
@@ -353,12 +470,11 @@ def prepare_place(st, s, b, u, mode, sc):
 
 
 @njit(cache=True)
-def plan_place(st, s, b, u, anchor, mode, zone, sc, n):
-    """A compact formation of n models around cell ``anchor`` inside the region; n or -1."""
-    h, w = st.flags.shape
-    if not end_ok(st, sc, anchor, True) or not region_ok(st, s, b, u, sc, anchor, mode, zone):
+def place_at(fl, zarr, band, far, occ, near, taken, px, py, pc, pn, anchor, mode, zone, n, conn, w, h):
+    """``plan_place`` on single arrays (the placement masks call it once per cell); n or -1."""
+    if not end_ok(fl, occ, taken, near, anchor, True) or not region_ok(zarr, band, far, anchor, mode, zone):
         return -1
-    _put(sc, 0, anchor % w, anchor // w, 0, anchor, w)
+    _put(px, py, pc, pn, taken, 0, anchor % w, anchor // w, 0, anchor, w)
     ax = anchor % w
     ay = anchor // w
     for r in range(1, n):
@@ -371,18 +487,72 @@ def plan_place(st, s, b, u, anchor, mode, zone, sc, n):
             if x < 0 or y < 0 or x >= w or y >= h:
                 continue
             c = y * w + x
-            if end_ok(st, sc, c, True) and region_ok(st, s, b, u, sc, c, mode, zone) \
-                    and fits_so_far(sc.px, sc.py, r, x, y):
-                _put(sc, r, x, y, 0, c, w)
+            if end_ok(fl, occ, taken, near, c, True) and region_ok(zarr, band, far, c, mode, zone) \
+                    and fits_so_far(px, py, r, x, y):
+                _put(px, py, pc, pn, taken, r, x, y, 0, c, w)
                 placed = True
                 break
         if not placed:
-            _clear_taken(sc, r, w)
+            _clear_taken(taken, px, py, r, w)
             return -1
-    _clear_taken(sc, n, w)
-    if not coherent_xy(sc.px, sc.py, n, (s.g[b, G_OPTS] & OPT_COHERENCY_CONNECTED) != 0):
+    _clear_taken(taken, px, py, n, w)
+    if not coherent_xy(px, py, n, conn):
         return -1
     return n
+
+
+@njit(cache=True)
+def open_formation(n, ox, oy, conn):
+    """The formation ``place_at`` builds around an anchor at (0, 0) when every cell near it is free, as offsets into
+    ox/oy; False if it would not be coherent. Where all of its cells are free around an anchor, place_at builds
+    exactly it (each model takes the first cell in spiral order that is free and fits; more occupied cells only
+    reject more), so a mask can accept that anchor without the search (``open_fits``)."""
+    ox[0] = 0
+    oy[0] = 0
+    for r in range(1, n):
+        placed = False
+        for k in range(SPIRAL.shape[0]):
+            if SPIRAL_D2[k] > 64:  # as place_at
+                break
+            x = SPIRAL[k, 0]
+            y = SPIRAL[k, 1]
+            used = False
+            for j in range(r):
+                if ox[j] == x and oy[j] == y:
+                    used = True
+            if not used and fits_so_far(ox, oy, r, x, y):
+                ox[r] = x
+                oy[r] = y
+                placed = True
+                break
+        if not placed:
+            return False
+    return coherent_xy(ox, oy, n, conn)
+
+
+@njit(cache=True)
+def open_fits(fl, zarr, band, far, occ, taken, near, ox, oy, n, anchor, mode, zone, w, h):
+    """1 if all cells of the open formation (ox, oy) around ``anchor`` are on the board, free and in the region
+    (place_at succeeds), -1 if the anchor's own cell is not (place_at fails at once), else 0 (place_at decides)."""
+    ax = anchor % w
+    ay = anchor // w
+    for r in range(n):
+        x = ax + ox[r]
+        y = ay + oy[r]
+        if x < 0 or y < 0 or x >= w or y >= h:
+            return 0
+        c = y * w + x
+        if not end_ok(fl, occ, taken, near, c, True) or not region_ok(zarr, band, far, c, mode, zone):
+            return -1 if r == 0 else 0
+    return 1
+
+
+@njit(cache=True)
+def plan_place(st, s, b, u, anchor, mode, zone, sc, n):
+    """A compact formation of n models around cell ``anchor`` inside the region; n or -1."""
+    h, w = st.flags.shape
+    return place_at(st.flags.ravel(), st.zone.ravel(), st.band.ravel(), sc.far, sc.occ, sc.near, sc.taken, sc.px,
+                    sc.py, sc.pc, sc.pn, anchor, mode, zone, n, connected(s, b), w, h)
 
 
 @njit(cache=True)

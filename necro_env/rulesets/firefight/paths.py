@@ -6,7 +6,7 @@ layer 0 for paths that never touched difficult terrain, layer 1 for paths that d
 move is at most 6" in total; Strider and Flying ignore it, §10). Among paths of equal cost the one
 that avoids dangerous terrain is kept (the engine walks each model along it; §9's roll follows).
 
-What a path may enter (``step_ok``):
+What a path may enter (the board's ``step_table`` and the unit's ``blocked_cells``):
 - never off the board; never an impassable cell unless the model flies (§10 Flying);
 - never a cell holding an enemy model unless it flies (§12.2), nor, under the 1" rule, a cell
   within 1" of another unit (``near``; §4.2 and §13.1: the path too, unless a switch says the
@@ -21,74 +21,8 @@ from .constants import (
     CLIMB_STEP_IN, DROP_FREE_IN, DROP_JUMP_IN, OPT_HEIGHTS, R_FLYING, R_STRIDER, STEP_DIAG, STEP_ORTHO,
     TF_DANGEROUS, TF_DIFFICULT, TF_IMPASSABLE,
 )
-from .grid import DX8, DY8
+from .grid import DX8, DY8, INF
 from .state import G_OPTS, M_X, M_Y, U_RULES, U_SIDE
-
-INF = 1 << 29
-
-
-@njit(cache=True)
-def _push(heap, n, key):
-    i = n
-    heap[i] = key
-    while i > 0:
-        p = (i - 1) >> 1
-        if heap[p] <= heap[i]:
-            break
-        t = heap[p]
-        heap[p] = heap[i]
-        heap[i] = t
-        i = p
-    return n + 1
-
-
-@njit(cache=True)
-def _pop(heap, n):
-    top = heap[0]
-    n -= 1
-    heap[0] = heap[n]
-    i = 0
-    while True:
-        l = 2 * i + 1
-        if l >= n:
-            break
-        c = l
-        if l + 1 < n and heap[l + 1] < heap[l]:
-            c = l + 1
-        if heap[i] <= heap[c]:
-            break
-        t = heap[c]
-        heap[c] = heap[i]
-        heap[i] = t
-        i = c
-    return top, n
-
-
-@njit(cache=True)
-def step_ok(st, s, b, side, flying, keep_path, occ, near, c, n, k, w):
-    """May a walking model step from cell c to its neighbour n (direction k)? (module docstring)"""
-    fl = st.flags.ravel()
-    if not flying:
-        if fl[n] & TF_IMPASSABLE:
-            return False
-        o = occ[n]
-        if o > 0 and s.u[b, o - 1, U_SIDE] != side:
-            return False
-        if keep_path and near[n]:
-            return False
-        if k >= 4:  # a diagonal step may not squeeze between two impassable cells
-            cx = c % w
-            cy = c // w
-            nx = n % w
-            ny = n // w
-            if (fl[cy * w + nx] & TF_IMPASSABLE) and (fl[ny * w + cx] & TF_IMPASSABLE):
-                return False
-    if (s.g[b, G_OPTS] & OPT_HEIGHTS) and not flying:
-        hz = st.height.ravel()
-        dz = np.int64(hz[n]) - np.int64(hz[c])
-        if dz > CLIMB_STEP_IN or dz < -DROP_JUMP_IN:
-            return False
-    return True
 
 
 @njit(cache=True)
@@ -102,11 +36,11 @@ def jump_drop(st, s, b, c, n):
 
 
 @njit(cache=True)
-def _relax(st, node, layer, n, nd, limit, free_diff, flying, hw, heap, nh, dist, par, dng):
-    """Offer the path to ``node`` extended to cell n at cost nd; returns the heap's new size."""
+def _relax(fl, node, layer, n, nd, limit, free_diff, flying, hw, heap, bhead, nb, dist, par, dng):
+    """Offer the path to ``node`` extended to cell n at cost nd; returns the bucket entries' new count. (Arrays
+    are passed one by one, not as the Static and Scratch tuples: a call copies every array of a tuple it gets.)"""
     if nd > limit:
-        return nh
-    fl = st.flags.ravel()
+        return nb
     nl = layer
     if (fl[n] & TF_DIFFICULT) and not free_diff:
         nl = 1
@@ -118,18 +52,18 @@ def _relax(st, node, layer, n, nd, limit, free_diff, flying, hw, heap, nh, dist,
         dist[nn] = nd
         par[nn] = node
         dng[nn] = ng
-        nh = _push(heap, nh, (np.int64(nd) << 32) | nn)
-    return nh
+        # bucket nd's list: sc.heap[k] = node << 32 | (previous head + 1)
+        heap[nb] = (np.int64(nn) << 32) | np.int64(bhead[nd] + 1)
+        bhead[nd] = nb
+        nb += 1
+    return nb
 
 
 @njit(cache=True)
-def gap_landing(st, s, b, side, keep_path, occ, near, cx, cy, k):
+def gap_landing(fl, hz, w, h, blocked, cx, cy, k):
     """§11.2 gaps: from (cx, cy) in direction k over g cells at least 2" lower (a gap, 1 <= g <= 6) to the first
     cell within 1" of the take-off height. Returns (landing cell, g) or (-1, 0). A 1" gap is part of a normal
     move; a wider one is a jump (``jumps_on_path``)."""
-    h, w = st.flags.shape
-    fl = st.flags.ravel()
-    hz = st.height.ravel()
     zc = np.int64(hz[cy * w + cx])
     x = cx
     y = cy
@@ -147,58 +81,144 @@ def gap_landing(st, s, b, side, keep_path, occ, near, cx, cy, k):
             continue
         if g == 0 or abs(np.int64(hz[n]) - zc) > CLIMB_STEP_IN:
             return -1, 0
-        o = occ[n]
-        if (o > 0 and s.u[b, o - 1, U_SIDE] != side) or (keep_path and near[n]):
+        if blocked[n]:
             return -1, 0
         return n, g
     return -1, 0
 
 
 @njit(cache=True)
-def model_paths(st, s, b, u, i, limit, keep_path, occ, near, heap, dist, par, dng):
-    """Dijkstra from model i of unit u up to ``limit`` fifths: dist/par/dng[layer * HW + cell] (module docstring)."""
+def _bucket(heap, bhead, srt, d):
+    """Bucket d's nodes into sc.bsort, ascending and without repeats; returns their count. The binary heap this
+    replaced (2026-12-02) popped (cost, node) pairs in that order, so paths, parents and ties are unchanged."""
+    k = bhead[d]
+    m = 0
+    while k >= 0:
+        e = heap[k]
+        srt[m] = e >> 32
+        m += 1
+        k = np.int64(e & 0xFFFFFFFF) - 1
+    bhead[d] = -1
+    for i in range(1, m):  # insertion sort: a bucket holds a few dozen nodes
+        v = srt[i]
+        j = i - 1
+        while j >= 0 and srt[j] > v:
+            srt[j + 1] = srt[j]
+            j -= 1
+        srt[j + 1] = v
+    u = 0
+    for i in range(m):
+        if i == 0 or srt[i] != srt[u - 1]:
+            srt[u] = srt[i]
+            u += 1
+    return u
+
+
+@njit(cache=True)
+def blocked_cells(s, b, u, keep_path, occ, near, out):
+    """out[c] = 1 where a walking model of unit u may not step (§12.2 an enemy model, the 1" rule on the path)."""
+    side = s.u[b, u, U_SIDE]
+    for c in range(out.shape[0]):
+        o = occ[c]
+        out[c] = 1 if (o > 0 and s.u[b, o - 1, U_SIDE] != side) or (keep_path and near[c]) else 0
+
+
+def step_table(flags, height):
+    """Static steps of the board (plain numpy, built once per board): [3, H*W] uint8, bit k of a cell set when a
+    step in direction k (grid.DX8/DY8) stays on the board and (rows 0 and 1, a walking model) enters no impassable
+    cell, squeezes between no two impassable cells and (row 1, heights on, §11) climbs at most 1" and drops at most
+    6". Row 2 (a flying model, §10): the board's edge only."""
+    h, w = flags.shape
+    imp = (np.asarray(flags) & TF_IMPASSABLE) != 0
+    hz = np.asarray(height, np.int64)
+    out = np.zeros((3, h, w), np.uint8)
+    ys, xs = np.mgrid[0:h, 0:w]
+    for k in range(8):
+        nx = xs + DX8[k]
+        ny = ys + DY8[k]
+        on = (nx >= 0) & (ny >= 0) & (nx < w) & (ny < h)
+        cx = np.clip(nx, 0, w - 1)
+        cy = np.clip(ny, 0, h - 1)
+        walk = on & ~imp[cy, cx]
+        if k >= 4:
+            walk &= ~(imp[ys, cx] & imp[cy, xs])
+        dz = hz[cy, cx] - hz
+        climb = walk & (dz <= CLIMB_STEP_IN) & (dz >= -DROP_JUMP_IN)
+        out[0] |= (walk.astype(np.uint8) << k)
+        out[1] |= (climb.astype(np.uint8) << k)
+        out[2] |= (on.astype(np.uint8) << k)
+    return out.reshape(3, h * w)
+
+
+@njit(cache=True)
+def model_paths(st, s, b, u, i, limit, sc, dist, par, dng, box):
+    """Dijkstra from model i of unit u up to ``limit`` fifths: dist/par/dng[layer * HW + cell] (module docstring).
+    Costs are small whole numbers, so the queue is one bucket per cost (sc.bhead), each emptied in node order;
+    ``blocked_cells`` must have filled sc.blocked for the unit. ``box``: the cells the row's last search could reach
+    (x0, y0, x1, y1; a step costs at least 5 fifths and moves at most one cell): only they are cleared."""
+    heap = sc.heap
+    bhead = sc.bhead
+    srt = sc.bsort
+    blocked = sc.blocked
     h, w = st.flags.shape
     hw = h * w
-    dist[:] = INF
-    dng[:] = 0
+    if limit >= sc.bhead.shape[0]:
+        raise ValueError("a move's allowance exceeds the path buckets (grid.MAX_COST)")
+    for y in range(box[1], box[3] + 1):
+        for x in range(box[0], box[2] + 1):
+            c = y * w + x
+            dist[c] = INF
+            dist[hw + c] = INF
+            dng[c] = 0
+            dng[hw + c] = 0
+    reach_cells = limit // STEP_ORTHO
+    box[0] = max(np.int64(s.m[b, u, i, M_X]) - reach_cells, 0)
+    box[1] = max(np.int64(s.m[b, u, i, M_Y]) - reach_cells, 0)
+    box[2] = min(np.int64(s.m[b, u, i, M_X]) + reach_cells, w - 1)
+    box[3] = min(np.int64(s.m[b, u, i, M_Y]) + reach_cells, h - 1)
     rules = s.u[b, u, U_RULES]
     flying = (rules & R_FLYING) != 0
     free_diff = flying or (rules & R_STRIDER) != 0
-    side = s.u[b, u, U_SIDE]
     fl = st.flags.ravel()
+    hz = st.height.ravel()
+    heights = (s.g[b, G_OPTS] & OPT_HEIGHTS) != 0
+    steps = st.steps[2 if flying else (1 if heights else 0)]
     c0 = np.int64(s.m[b, u, i, M_Y]) * w + np.int64(s.m[b, u, i, M_X])
     l0 = 1 if (fl[c0] & TF_DIFFICULT) and not free_diff else 0
     n0 = l0 * hw + c0
     dist[n0] = 0
     par[n0] = -1
-    nh = _push(heap, 0, n0)
-    heights = (s.g[b, G_OPTS] & OPT_HEIGHTS) != 0
-    while nh > 0:
-        key, nh = _pop(heap, nh)
-        node = key & 0xFFFFFF
-        d = key >> 32
-        if d != dist[node]:
+    bhead[:limit + 1] = -1
+    heap[0] = np.int64(n0) << 32
+    bhead[0] = 0
+    nb = 1
+    for d in range(limit + 1):
+        if bhead[d] < 0:
             continue
-        layer = node // hw
-        c = node - layer * hw
-        cx = c % w
-        cy = c // w
-        for k in range(8):
-            x = cx + DX8[k]
-            y = cy + DY8[k]
-            if x < 0 or y < 0 or x >= w or y >= h:
+        nq = _bucket(heap, bhead, srt, d)
+        for q in range(nq):
+            node = srt[q]
+            if dist[node] != d:
                 continue
-            n = y * w + x
-            if not step_ok(st, s, b, side, flying, keep_path, occ, near, c, n, k, w):
-                continue
-            nh = _relax(st, node, layer, n, d + (STEP_ORTHO if k < 4 else STEP_DIAG), limit, free_diff, flying,
-                        hw, heap, nh, dist, par, dng)
-        if heights and not flying:
+            layer = node // hw
+            c = node - layer * hw
+            dirs = steps[c]
             for k in range(8):
-                n, g = gap_landing(st, s, b, side, keep_path, occ, near, cx, cy, k)
-                if n >= 0:
-                    nh = _relax(st, node, layer, n, d + (g + 1) * (STEP_ORTHO if k < 4 else STEP_DIAG), limit,
-                                free_diff, flying, hw, heap, nh, dist, par, dng)
+                if (dirs >> k) & 1 == 0:
+                    continue
+                n = c + DY8[k] * w + DX8[k]
+                if not flying and blocked[n]:
+                    continue
+                nb = _relax(fl, node, layer, n, d + (STEP_ORTHO if k < 4 else STEP_DIAG), limit, free_diff,
+                            flying, hw, heap, bhead, nb, dist, par, dng)
+            if heights and not flying:
+                cx = c % w
+                cy = c // w
+                for k in range(8):
+                    n, g = gap_landing(fl, hz, w, h, blocked, cx, cy, k)
+                    if n >= 0:
+                        nb = _relax(fl, node, layer, n, d + (g + 1) * (STEP_ORTHO if k < 4 else STEP_DIAG), limit,
+                                    free_diff, flying, hw, heap, bhead, nb, dist, par, dng)
     return c0
 
 

@@ -197,8 +197,9 @@ NEV = 8
 State = namedtuple("State", "g u m w obj rng script spos ev")
 # flags: uint8 [H, W] TF_* bits; height: int8 [H, W] floor height (inches); zone: int8 [H, W] board edge
 # 0 / 1 of the deployment zones, -1 outside both; sight / sight_rules: core.sight's cells and rules;
-# band: int8 [H, W] the Scout band of each zone (within 12" of it, §10, §13 Q24), -1 outside both.
-Static = namedtuple("Static", "flags height zone sight sight_rules band")
+# band: int8 [H, W] the Scout band of each zone (within 12" of it, §10, §13 Q24), -1 outside both;
+# steps: uint8 [3, H*W] the steps a model may take from each cell (paths.step_table).
+Static = namedtuple("Static", "flags height zone sight sight_rules band steps")
 
 
 def alloc_state(batch, max_units, max_models, max_weapons, event_cap=512, script_cap=512):
