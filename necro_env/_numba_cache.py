@@ -79,6 +79,10 @@ PYTHON_ONLY = frozenset({
     "rulesets/firefight/log.py", "rulesets/firefight/ruleset.py", "rulesets/firefight/testing.py",
     "rulesets/firefight/generator.py", "rulesets/firefight/encode.py", "rulesets/firefight/frames.py",
     "rulesets/firefight/render.py",  # (data.py counts: constants.py takes the rule codes from it)
+    # Necromunda's ways of showing a game, moved from the generic layers behind the seam (2026-12-02)
+    "rulesets/necromunda/battlelog.py", "rulesets/necromunda/render_text.py", "rulesets/necromunda/rgb.py",
+    "rulesets/necromunda/frames.py", "rulesets/necromunda/demo_players.py",
+    "rulesets/necromunda/markers.py",  # (its tables reach the batch encoder as arguments, never frozen in)
 })
 
 

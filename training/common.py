@@ -435,14 +435,12 @@ def has_progress_bar() -> bool:
 
 def record_final_game(run: Path, game, agents, seed: int, agent_names):
     """Play one game between ``agents`` (``agents[g]`` plays gang g) and write its event list as
-    JSON (final_game.json) and, when the battle log (necro_env.render.battlelog) is available,
-    its readable battle log (final_game.log). Returns the written paths."""
+    JSON (final_game.json) and, when its ruleset has a battle log (``Ruleset.battle_log``), its readable
+    battle log (final_game.log). Returns the written paths."""
     from agents.play import play_game
+    from necro_env import rulesets
 
-    try:
-        from necro_env.render.battlelog import game_log
-    except ImportError:
-        game_log = None
+    game_log = rulesets.get(game.ruleset).battle_log  # None: no battle log, no final_game.log
     names = list(agent_names)
     lines = [f"{n} plays gang_{g}" for g, n in enumerate(names)]
     gang_names = [f"gang_{g}" for g in range(len(agents))]

@@ -21,7 +21,7 @@ import numpy as np
 from .._numba_cache import leaf_njit
 from ..core.fastcall import Pinned
 from ..envs import encoders as E
-from ..envs import markers as M
+from ..envs.encoders import M  # board markers: the tables reach the kernel as arguments
 from ..rulesets.necromunda.state import (
     CK_STATE, CK_X, CK_Y, DR_STATE, FI_ACTS, FI_AIMED, FI_FLESH, FI_POSTURE, FI_READY, FI_STATE, FI_WOUNDS,
     FI_COND, FI_CTRL, FI_X, FI_Y, FI_Z, FS_ON, G_ACTIVE, G_DGANG, G_DK, G_DONE, G_FU, G_PRIORITY, G_ROUND, G_ROUND_LIMIT, GG_BOTTLED,
@@ -264,7 +264,7 @@ def encode_board(s, b, gang, et, out):
         cy = s.casket[b, k, CK_Y]
         if cs != 0 and 0 <= cx < w and 0 <= cy < h:
             out[et.bcol[BC_CASKET_OPENED] if cs == 2 else et.bcol[BC_CASKET], cy, cx] = 1.0
-    for k in range(et.marker_kinds.shape[0]):  # envs/markers.py: centre cell + 1 per slot, 0 = none
+    for k in range(et.marker_kinds.shape[0]):  # rulesets/necromunda/markers.py: centre cell + 1 per slot, 0 = none
         col0 = et.marker_kinds[k, 0]
         ch = et.marker_bcol[k]
         for i in range(et.marker_kinds[k, 1]):

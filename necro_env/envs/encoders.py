@@ -40,7 +40,8 @@ from ..core.terrain import (
     MAX_HEIGHT, TER_OBSTACLE, TER_WALL,
 )
 from ..config.loader import LONG_MELEE
-from .markers import MARKER_KINDS, RADIUS_SCALE, marker_plane, marker_radius, radius_text
+from ..rulesets.necromunda import markers as M  # batch/encode.py's too (a Python-only module, see its docstring)
+from ..rulesets.necromunda.markers import MARKER_KINDS, RADIUS_SCALE, marker_plane, marker_radius, radius_text
 from ..rulesets.necromunda.constants import (
     AF_SAVE, CH_S, CH_T, CH_W, NCH, PF_AMMO, PF_AP, PF_D, PF_LONG, PF_S, PF_S_USER, PF_SHORT, PF_TRAITS,
     PF_VALID, T_MELEE, T_NOT_YET, T_RAPID_FIRE, T_SIDEARM, T_UNWIELDY,
@@ -152,7 +153,7 @@ BOARD_CHANNELS = [
     ("ladder", "ladder or stairs: climbed at 1\" per 1\"", "0/1"),
     ("railing", "railing along the cell's drop edges (+1 to falling tests)", "0/1"),
 ] + [(k.name, f"{k.meaning}: cell centre closer than {radius_text(k)} to a {k.name} marker's centre", "0/1")
-     for k in MARKER_KINDS]  # one channel per board marker kind (envs/markers.py), always last
+     for k in MARKER_KINDS]  # one channel per board marker kind (rulesets/necromunda/markers.py), always last
 
 _DK_ORDER = (DK_SELECT, DK_ACTION, DK_FOLLOWUP, DK_BOTTLE, DK_FLEE, DK_GROUP, DK_CHARGE_FIGHT, DK_BLAZE_PRONE,
              DK_RIDE_BY)

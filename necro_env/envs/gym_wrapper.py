@@ -16,7 +16,7 @@ from gymnasium.utils import seeding
 from ..rulesets.necromunda.game import IllegalActionError
 from ..rulesets.necromunda.game_config import check_seed
 from .necromunda_env import action_index, raw_env
-from .render_text import render_text
+from ..rulesets.necromunda.render_text import render_text
 from .rewards import RewardSpec
 
 Opponent = Callable[[object, np.ndarray, np.random.Generator], int]

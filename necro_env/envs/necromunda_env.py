@@ -19,7 +19,7 @@ from ..rulesets.necromunda.game import Game, IllegalActionError
 from ..rulesets.necromunda.game_config import GameConfig, check_seed
 from ..rulesets.necromunda.state import DK_NAMES, G_DGANG, G_DK, GG_OUT
 from .encoders import FlatEncoder, make_encoder
-from .render_text import render_text
+from ..rulesets.necromunda.render_text import render_text
 
 
 def build_game(scenario=None, board=None, gangs=None, num_gangs=None, round_limit=None, max_fighters=None,
@@ -80,7 +80,7 @@ class raw_env(AECEnv):
         self.board_seed = loaded.board_seed  # the generated board's seed (None for a board file)
         self.game = loaded.build()
         self.render_mode = render_mode
-        self._window = None  # render_mode="human": a necro_env.render.rgb.HumanWindow, opened on first render
+        self._window = None  # render_mode="human": a necro_env.render.window.HumanWindow, opened on first render
         # record_replay: a replay file path, or a directory for one file per game (docs/replays.md)
         self._recorder = None
         if record_replay is not None:
@@ -255,7 +255,7 @@ class raw_env(AECEnv):
             return None
         if self.render_mode == "ansi":
             return render_text(self.game, self.possible_agents)
-        from ..render.rgb import HumanWindow, render_image
+        from ..rulesets.necromunda.rgb import HumanWindow, render_image
 
         image = render_image(self.game, agent_names=self.possible_agents)
         if self.render_mode == "rgb_array":

@@ -207,7 +207,7 @@ class RulesetAECEnv(AECEnv):
             return frame
         from PIL import Image
 
-        from ..render.rgb import HumanWindow  # a tkinter window, as necromunda_v0's human mode
+        from ..render.window import HumanWindow  # a tkinter window, as necromunda_v0's human mode
 
         if self._window is None:
             self._window = HumanWindow(f"necro_env: {self.metadata['name']}")

@@ -1,7 +1,7 @@
-"""Rendering: RGB images of a game (``rgb.render_rgb``), the battle log (``battlelog``).
+"""Rendering of any game: the human-mode window (``window.HumanWindow``).
 
-The ANSI text renderer stays in ``necro_env/envs/render_text.py``.
+A game's own drawing and battle log live in its ruleset's package (Necromunda's in
+``necro_env/rulesets/necromunda/``: ``rgb.py``, ``render_text.py``, ``battlelog.py``, moved there 2026-12-02) and
+are reached through its ``Ruleset`` (``render_ansi``, ``render_rgb``, ``render_image``, ``replay_log``,
+``battle_log``).
 """
-from .battlelog import LogNames, format_event, game_log, generic_line, log_lines
-
-__all__ = ["LogNames", "format_event", "game_log", "generic_line", "log_lines"]

@@ -1,7 +1,8 @@
 // The board and piece drawing shared by the replay viewer (viewer.html) and the play page
 // (necro_env/play/static/play.html): one copy, so both draw a game alike (moved here on 2026-12-02).
 // makeBoard(ctx, D, CELL) returns the drawing functions for the data D (board, fighters, colours,
-// conditions: necro_env/replay/frames.py) on a 2-D canvas context with CELL pixels a cell.
+// conditions: a ruleset's view, e.g. necro_env/rulesets/necromunda/frames.py) on a 2-D canvas context with
+// CELL pixels a cell.
 "use strict";
 function makeBoard(ctx, D, CELL) {
 const B = D.board;

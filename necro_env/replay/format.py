@@ -59,24 +59,14 @@ def data_hashes(game) -> dict:
 
 
 def names_of(game, agent_names=None) -> dict:
-    """The names a header stores to word a game's events: its ruleset's ``replay_names``, or for a
-    ruleset without it (Necromunda) the battle log's LogNames."""
-    rs = rulesets.get(game.ruleset)
-    if rs.replay_names is not None:
-        return rs.replay_names(game)
-    from ..render.battlelog import LogNames
-
-    return LogNames.from_game(game, agent_names).to_dict()
+    """The names a header stores to word a game's events: its ruleset's ``replay_names`` (Necromunda's:
+    its battle log's LogNames, gangs named gang_0, gang_1, ... as its env's agents)."""
+    return rulesets.get(game.ruleset).feature("replay_names")(game)
 
 
 def log_lines_of(header, rows, round_) -> list:
     """Battle-log lines of event rows from a header's names alone (no game is built)."""
-    rs = rulesets.get(header["ruleset"]["name"])
-    if rs.replay_log is not None:
-        return rs.replay_log(header["names"], rows, round_)
-    from ..render.battlelog import LogNames, log_lines
-
-    return log_lines(rows, LogNames.from_dict(header["names"]), round_)
+    return rulesets.get(header["ruleset"]["name"]).feature("replay_log")(header["names"], rows, round_)
 
 
 def ruleset_code_hash() -> str:
@@ -122,7 +112,8 @@ _PATH, _PATHS, _BOARD = "a path (string)", "a list of paths (strings)", "a path 
 CONFIG_FIELDS = {"scenario": _PATH, "board": _BOARD, "gangs": _PATHS, "num_gangs": (2, 4), "round_limit": (1, 99),
                  "max_fighters": (1, 30), "max_weapons": (1, 16), "max_doors": (0, 256), "max_caskets": (0, 64),
                  "variant": "string"}
-# The header's ``names`` (render.battlelog.LogNames): what `show` prints for gangs, fighters and weapons.
+# The header's ``names`` (rulesets/necromunda/battlelog.py LogNames): what `show` prints for gangs, fighters
+# and weapons.
 _NAMES_FIELDS = {"gangs": "strs", "fighters": "str lists", "weapons": "strs", "profiles": "str lists",
                  "width": (1, 1000), "max_fighters": (1, 64)}
 

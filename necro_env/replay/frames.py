@@ -1,129 +1,19 @@
-"""Frames of a replay: the board once, then per step what the viewer and the GIF draw.
+"""Frames of a replay for the HTML viewer: the board once, then per step what it draws, for any game.
 
-``replay_data(rep)`` re-simulates the replay (checking every event, as ``verify``) and returns a
-JSON-ready dict: board (terrain rows, doors, ductways, terminals, optional heights), fighters
-(names, gang, map letter, weapons) and ``frames`` (round, status, fighter rows, weapon flags, door
-and casket states, the battle-log lines of the step and its marks: movement, lines of fire, areas).
+``replay_data(rep)`` re-simulates the replay (checking every event, as ``verify``) and returns a JSON-ready
+dict: a title, its ruleset's ``view`` of the game (board, pieces, sides, colours) and one ``view_frame`` per
+record (the shapes ``board.js`` reads). Necromunda's frames are its own (``rulesets/necromunda/frames.py``,
+there since 2026-12-02); Firefight's are in ``rulesets/firefight/frames.py``.
 """
 from __future__ import annotations
 
-from ..core.terrain import TER_DOOR, TER_OBSTACLE, TER_WALL
-from ..envs.render_text import fighter_symbol
-from ..render.battlelog import LogNames, log_lines
-from ..rulesets.necromunda.constants import CH_W
-from ..render.rgb import (
-    CONDITION_COLOURS, FEATURE_GLYPHS, FEATURE_NAMES, GANG_COLOURS, board_array, condition_bits, conditions_of,
-    event_marks, height_map, marker_rows, status_text,
-)
-from ..envs.markers import MARKER_KINDS
-from ..core import terrain as TERRAIN
-from ..rulesets.necromunda.state import (
-    CK_STATE, CK_X, CK_Y, DR_STATE, FI_BROKEN, FI_CH, FI_FACING, FI_FLESH, FI_POSTURE, FI_READY, FI_STATE,
-    FI_WOUNDS, FI_X, FI_Y, G_ACTIVE, WP_DEAD, WP_ID, WP_JAMMED, WP_OOA,
-)
+from .. import rulesets
 from .verify import simulate
-
-_TER_CHAR = {TER_WALL: "#", TER_OBSTACLE: "o", TER_DOOR: "+"}
-_MARKER_COL = {k.name: tuple(k.colour) for k in MARKER_KINDS}
-
-
-def _hex(c):
-    return "#%02x%02x%02x" % c
-
-
-def board_data(game):
-    st = game.static
-    h, w = st.terrain.shape
-    hm = height_map(game)
-    feats = board_array(game, FEATURE_NAMES)
-    glyphs = [(getattr(TERRAIN, n), g) for n, g in FEATURE_GLYPHS if hasattr(TERRAIN, n)]
-    return {
-        "features": ([["".join(g for bit, g in glyphs if int(v) & bit) for v in row] for row in feats]
-                     if feats is not None and feats.any() else None),
-        "width": int(w), "height": int(h), "name": game.board.name,
-        "terrain": ["".join(_TER_CHAR.get(int(v), ".") for v in row) for row in st.terrain],
-        "heights": hm.astype(int).tolist() if hm is not None else None,
-        "doors": st.door_xy.astype(int).tolist(),
-        "ducts": st.duct.astype(int).tolist(),
-        "terminals": [[int(x), int(y)] for x, y, _ in st.term],
-    }
-
-
-def fighters_data(game, names: LogNames):
-    out = []
-    mf = game.dims.max_fighters
-    fi = game.state.fi[0]
-    for f in range(fi.shape[0]):
-        g, i = divmod(f, mf)
-        nm = game.fighter_names[g][i] if i < len(game.fighter_names[g]) else None
-        weapons = [game.weapons.names[int(x)] for x in game.state.wp[0, f, :, WP_ID] if x >= 0]
-        out.append({"name": nm, "gang": g, "slot": i, "symbol": fighter_symbol(g, i), "weapons": weapons,
-                    "wounds": int(fi[f, FI_CH + CH_W])})
-    return out
-
-
-def frame_data(game, rec, names: LogNames):
-    s = game.state
-    fi = s.fi[0]
-    rows = rec["events"]
-    xy = [(int(fi[f, FI_X]), int(fi[f, FI_Y])) for f in range(fi.shape[0])]
-    wp = []
-    for f in range(fi.shape[0]):
-        flags = []
-        for j in range(s.wp.shape[2]):
-            if int(s.wp[0, f, j, WP_ID]) < 0:
-                continue
-            flags.append(2 if s.wp[0, f, j, WP_DEAD] & WP_JAMMED else (1 if s.wp[0, f, j, WP_OOA] else 0))
-        wp.append(flags)
-    return {
-        "round": int(rec["round"]),
-        "status": status_text(game, names.gangs),
-        "gang": rec.get("gang", -1),
-        "active": int(s.g[0, G_ACTIVE]),
-        "fi": [[int(fi[f, c]) for c in (FI_X, FI_Y, FI_FACING, FI_POSTURE, FI_WOUNDS, FI_FLESH, FI_STATE, FI_READY,
-                                        FI_BROKEN)] for f in range(fi.shape[0])],
-        "wp": wp,
-        "cond": [conditions_of(game, f) for f in range(fi.shape[0])],
-        "doors": [int(v) for v in s.door[0, :len(game.static.door_xy), DR_STATE]],
-        "caskets": [[int(s.casket[0, k, CK_X]), int(s.casket[0, k, CK_Y]), int(s.casket[0, k, CK_STATE])]
-                    for k in range(s.casket.shape[1])],
-        "markers": [[k, x, y, float(r), _hex(_MARKER_COL[k])] for k, x, y, r in marker_rows(game)],
-        "log": log_lines(rows, names, int(rec["round"]), game.dims.n_gangs),
-        "marks": [list(m) for m in event_marks(rows, xy, game.dims.width, game.dims.height, game)],
-    }
 
 
 def replay_data(rep, max_steps=None):
-    """The viewer's data for a parsed replay (re-simulated and checked). Every name shown comes from
-    the rebuilt game, not from the header (which ``simulate`` has checked against it)."""
-    if rep.header["ruleset"]["name"] != "necromunda":
-        return _ruleset_data(rep, max_steps)
-    frames = []
-    game = None
-    for game, rec in simulate(rep):
-        if not frames:
-            names = LogNames.from_game(game)
-            board = board_data(game)
-            fighters = fighters_data(game, names)
-        frames.append(frame_data(game, rec, names))
-        if max_steps is not None and len(frames) > max_steps:
-            break
-    return {
-        "title": f"{board['name']}: {' vs '.join(names.gangs)} (seed {rep.header['seed']})",
-        "board": board, "fighters": fighters, "gangs": names.gangs,
-        "colours": [_hex(GANG_COLOURS[i % len(GANG_COLOURS)]) for i in range(len(names.gangs))],
-        "conditions": [name for name, _ in condition_bits()],
-        "condition_colours": [_hex(CONDITION_COLOURS[k % len(CONDITION_COLOURS)])
-                              for k in range(len(condition_bits()))],
-        "frames": frames,
-    }
-
-
-def _ruleset_data(rep, max_steps=None):
-    """Another game's viewer data: its ruleset's ``view`` once and ``view_frame`` per step (the shapes
-    board.js reads), re-simulated and checked as Necromunda's."""
-    from .. import rulesets
-
+    """The viewer's data for a parsed replay (re-simulated and checked). Every name shown comes from the
+    rebuilt game, not from the header (which ``simulate`` has checked against it)."""
     rs = rulesets.get(rep.header["ruleset"]["name"])
     view, frame = rs.feature("view"), rs.feature("view_frame")
     frames, data = [], None

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..render.battlelog import LogNames
-from ..render.rgb import render_image
+from .. import rulesets
+from ..core.header import H_NPLAYERS
 from .format import read_replay
 from .verify import simulate
 
@@ -37,20 +37,16 @@ def write_gif(path, out, cell: int = 12, ms: int = 250, every: int = 1, max_step
 
 
 def _drawer(rep, cell):
-    """game -> a PIL image: Necromunda's renderer (``cell`` pixels a cell), or another ruleset's
-    ``render_rgb`` (its own cell size), as its env's rgb_array render draws it (2026-12-02)."""
-    name = rep.header["ruleset"]["name"]
-    if name == "necromunda":  # the rebuilt game's names, not the header's (simulate checked it)
-        return lambda game: render_image(game, cell, LogNames.from_game(game).gangs)
+    """game -> a PIL image: the ruleset's ``render_image`` at ``cell`` pixels a cell (Necromunda's), or its
+    ``render_rgb`` at its own cell size, as its env's rgb_array render draws it (2026-12-02). The agents'
+    names are the rebuilt game's (simulate checked the header against it)."""
     from PIL import Image
 
-    from .. import rulesets
+    rs = rulesets.get(rep.header["ruleset"]["name"])
 
-    from ..core.header import H_NPLAYERS
-
-    rs = rulesets.get(name)
+    def names(game):
+        return [f"{rs.players}_{i}" for i in range(int(game.state.g[0, H_NPLAYERS]))]
+    if rs.render_image is not None:
+        return lambda game: rs.render_image(game, names(game), cell)
     rgb = rs.feature("render_rgb")
-
-    def draw(game):
-        return Image.fromarray(rgb(game, [f"{rs.players}_{i}" for i in range(int(game.state.g[0, H_NPLAYERS]))]))
-    return draw
+    return lambda game: Image.fromarray(rgb(game, names(game)))

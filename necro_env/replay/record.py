@@ -3,7 +3,7 @@
 A ``Recorder`` wraps one ``Game``: ``start(seed)`` after ``game.reset(seed)`` writes the header and
 the reset record, ``step(index, gang, round_)`` after each ``game.step`` writes the step's events,
 ``finish()`` writes the end record and closes the file. The header's ``config`` is the game's
-``GameConfig.to_json()`` (necro_env/rulesets/necromunda/game_config.py): every build parameter,
+``GameConfig.to_json()`` (for Necromunda necro_env/rulesets/necromunda/game_config.py): every build parameter,
 ``variant`` included, and for a drawn board the one seed it was drawn with, so ``verify`` rebuilds
 the very game. A replay written before 2026-12-01 has no ``variant``: it means the scenario's.
 """
@@ -90,39 +90,10 @@ def random_policy(game, rng):
 
 
 def closing_policy(game, rng):
-    """A simple demo player (not a baseline): Coup de Grace > Fight > Charge > Shoot > the move that
-    ends closest to an enemy; otherwise a random legal action. Games with it show combat quickly."""
-    from ..rulesets.necromunda import codec as C
-    from ..rulesets.necromunda.state import FI_STATE, FI_X, FI_Y, FS_ON, G_ACTIVE
-
-    legal = game.legal_actions()
-    fi = game.state.fi[0]
-    mf, w = game.dims.max_fighters, game.dims.width
-    me = game.current_gang
-    enemies = [(int(fi[f, FI_X]), int(fi[f, FI_Y])) for f in range(fi.shape[0])
-               if fi[f, FI_STATE] == FS_ON and f // mf != me]
-    active = int(game.state.g[0, G_ACTIVE])
-    rank = {C.A_COUP: 0, C.A_FIGHT: 1, C.A_CHARGE: 2, C.A_SHOOT: 3}
-    best, best_key = [], None
-    for a in legal:
-        kind, p1, _ = C.decode(game.layout, game.dims.n_fighters, int(a))
-        if kind in rank:
-            key = (rank[kind], 0)
-        elif kind == C.A_MOVE and enemies and active >= 0:
-            x, y = int(p1) % w, int(p1) // w
-            ax, ay = int(fi[active, FI_X]), int(fi[active, FI_Y])
-            now = min(max(abs(ex - ax), abs(ey - ay)) for ex, ey in enemies)
-            d = min(max(abs(ex - x), abs(ey - y)) for ex, ey in enemies)
-            key = (4, d) if d < now else None
-        else:
-            key = None
-        if key is None:
-            continue
-        if best_key is None or key < best_key:
-            best, best_key = [int(a)], key
-        elif key == best_key:
-            best.append(int(a))
-    return int(rng.choice(best)) if best else int(rng.choice(legal))
+    """A simple demo player (not a baseline) that seeks combat: the game's own ``closing`` demo player
+    (``Ruleset.demo_players``; Necromunda's: Coup de Grace > Fight > Charge > Shoot > the move that ends closest
+    to an enemy). A game without demo players is refused in one line."""
+    return get(game.ruleset).feature("demo_players")()["closing"](game, rng)
 
 
 POLICIES = {"random": random_policy, "closing": closing_policy}
@@ -134,15 +105,10 @@ def record(path, seed: int = 0, policy=None, policy_seed=None, max_steps=None, r
     ``config`` are ``GameConfig`` fields (scenario, board, gangs, num_gangs, round_limit, variant, ...);
     ``policy(game, rng) -> index`` picks every decision (default: uniformly random legal actions,
     drawn from ``numpy.random.default_rng(policy_seed if given else seed)``). ``max_steps`` stops
-    early (the replay then holds an unfinished game). ``ruleset`` names the game of the registry; another
-    game than Necromunda is built from ``config`` by its ``config_from_json``.
+    early (the replay then holds an unfinished game). ``ruleset`` names the game of the registry, which builds
+    it from ``config`` (``Ruleset.make_game``).
     """
-    if ruleset == "necromunda":
-        from ..rulesets.necromunda.game_config import GameConfig
-
-        game = GameConfig(**config).build()
-    else:
-        game = get(ruleset).config_from_json(config).build()
+    game = get(ruleset).feature("make_game")(config)
     cfg = game.config.to_json()  # before playing: a config a replay cannot hold fails first
     game.reset(int(seed))
     rng = np.random.default_rng(seed if policy_seed is None else policy_seed)

@@ -101,10 +101,13 @@ class Ruleset:
     render_ansi: Callable[[Any, list], str] | None = None  # (game, agent names) -> a text board and a status line
     render_rgb: Callable[[Any, list], Any] | None = None  # (game, agent names) -> uint8[H_px, W_px, 3] image
     shaping_value: Callable[[Any, int], float] | None = None  # (game, player) -> the reward-shaping potential
-    replay_names: Callable[[Any], dict] | None = None  # game -> a replay header's names (None: Necromunda's LogNames)
+    replay_names: Callable[[Any], dict] | None = None  # game -> a replay header's names
     replay_log: Callable[[dict, list, int], list] | None = None  # (header names, event rows, round) -> battle-log lines
     scripts: Callable[[], dict] | None = None  # -> {name: compiled policy(s, st, b, lay, mask, prng) -> index} (agents/game_agent.py)
     batched: Callable[[], Any] | None = None  # -> the batched-core module (compiled kernels over B games; benchmarks)
+    battle_log: Callable[[Any, list], list] | None = None  # (game, agent names) -> the last step's battle-log lines (training's final_game.log)
+    render_image: Callable[[Any, list, int], Any] | None = None  # (game, agent names, cell px) -> a PIL image at that cell size (None: render_rgb's own size)
+    demo_players: Callable[[], dict] | None = None  # -> {name: Python policy(game, rng) -> index}: demo players (necro-replay record --policy)
 
     def feature(self, field_name: str) -> Callable:
         """An optional field's function, or NotImplementedError saying this game lacks it (a game whose
@@ -119,8 +122,13 @@ class Ruleset:
 
 # Ruleset's optional fields: what the browser game shows (describe_action ... scoreboard), the generic env
 # (make_game ... shaping_value), replays of any ruleset (replay_names, replay_log), the scripted players
-# (scripts) and the batched core (batched). Necromunda reaches its env, replays and scripts by its own
-# modules still (tests/api/test_rulesets.py, STILL_WELDED), so it fills only the first five.
+# (scripts) and the batched core (batched). Necromunda reaches its env, batch and scripts by its own modules still
+# (tests/api/test_rulesets.py, STILL_WELDED); since 2026-12-02 it fills the browser game's five, make_game,
+# render_ansi, render_rgb, replay_names, replay_log and the three added below.
 OPTIONAL = ("describe_action", "why_illegal", "view", "view_frame", "scoreboard",
             "make_game", "encoders", "render_ansi", "render_rgb", "shaping_value",
             "replay_names", "replay_log", "scripts", "batched")
+# Added 2026-12-02 as Necromunda's battle log and drawing moved behind the seam (issue 56, item 1): the battle
+# log of a live game and images at a chosen cell size (necro-replay gif's --cell).
+OPTIONAL += ("battle_log", "render_image")
+OPTIONAL += ("demo_players",)  # 2026-12-02: Python demo players moved out of necro_env/replay/record.py

@@ -7,7 +7,7 @@ from gymnasium.utils.env_checker import check_env
 import necro_env
 from necro_env.envs.encoders import GLOBAL_FEATURES
 from necro_env.envs.gym_wrapper import NecromundaGymEnv, random_opponent
-from necro_env.envs.render_text import fighter_symbol
+from necro_env.rulesets.necromunda.render_text import fighter_symbol
 from necro_env.rulesets.necromunda.game import IllegalActionError
 from necro_env.rulesets.necromunda.state import (
     FI_STATE,

@@ -1,4 +1,4 @@
-"""Board markers in the observations (necro_env/envs/markers.py, docs/api.md): a smoke cloud
+"""Board markers in the observations (necro_env/rulesets/necromunda/markers.py, docs/api.md): a smoke cloud
 (§12 Smoke) shows as the `smoke` board channel of `entity` / `spatial` and as a marker slot of
 `flat`, from every gang's point of view; a Graviton Pulse marker (§12 Graviton Pulse), whose size
 is read per marker from the state, shows as the `graviton` channel / slots the same way, in the
@@ -15,7 +15,7 @@ from necro_env.envs.encoders import (
     FlatEncoder,
     SpatialEncoder,
 )
-from necro_env.envs.markers import MARKER_KINDS, RADIUS_SCALE, stencil
+from necro_env.rulesets.necromunda.markers import MARKER_KINDS, RADIUS_SCALE, stencil
 from necro_env.rulesets.necromunda.state import (
     G_GRAV0,
     G_GRAVD0,
@@ -147,9 +147,9 @@ def test_compiled_encoder_draws_graviton_markers_like_the_python_one():
 def test_graviton_marker_is_drawn_and_sent_to_the_viewer():
     """The RGB renderer tints the cells under a Graviton Pulse marker in its colour and the HTML
     viewer frame lists it with its radius; both disappear with the marker (End phase)."""
-    from necro_env.render import LogNames
-    from necro_env.render.rgb import marker_rows, render_image
-    from necro_env.replay.frames import frame_data
+    from necro_env.rulesets.necromunda.battlelog import LogNames
+    from necro_env.rulesets.necromunda.rgb import marker_rows, render_image
+    from necro_env.rulesets.necromunda.frames import frame_data
 
     game = grav_game()
     assert marker_rows(game) == [("graviton", 5, 2, 2.0), ("graviton", 13, 0, 3.0)]

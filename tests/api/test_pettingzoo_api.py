@@ -8,7 +8,7 @@ from pettingzoo.test import api_test, seed_test
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from necro_env import necromunda_v0
-from necro_env.envs.render_text import fighter_symbol
+from necro_env.rulesets.necromunda.render_text import fighter_symbol
 from necro_env.rulesets.necromunda.game import IllegalActionError
 from necro_env.rulesets.necromunda.state import FI_STATE, FS_ON, FS_OOA, clone_state, state_equal
 

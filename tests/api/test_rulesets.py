@@ -86,10 +86,8 @@ STILL_WELDED = {
     "necro_env/batch/__init__.py", "necro_env/batch/encode.py", "necro_env/batch/kernels.py",
     "necro_env/batch/shaping.py", "necro_env/batch/tactical.py",
     "necro_env/envs/batched_env.py", "necro_env/envs/encoders.py", "necro_env/envs/gym_wrapper.py",
-    "necro_env/envs/markers.py", "necro_env/envs/necromunda_env.py", "necro_env/envs/render_text.py",
+    "necro_env/envs/necromunda_env.py",
     "necro_env/envs/rewards.py", "necro_env/policies/heuristics.py",
-    "necro_env/render/battlelog.py", "necro_env/render/rgb.py",
-    "necro_env/replay/frames.py", "necro_env/replay/record.py",
     "training/demos.py",
 }
 

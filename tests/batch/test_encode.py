@@ -42,7 +42,7 @@ def test_kernel_equals_entity_encoder_on_random_states(which, request):
 
 @pytest.mark.parametrize("which", ["game2", "game3"])
 def test_kernel_equals_entity_encoder_with_smoke_clouds(which, request):
-    """Board markers (smoke clouds, envs/markers.py) in the compiled encoder: clouds placed in the
+    """Board markers (smoke clouds, rulesets/necromunda/markers.py) in the compiled encoder: clouds placed in the
     centre, on edges and corners of the board (clipped), in different slots of each game."""
     from necro_env.rulesets.necromunda.state import G_SMOKE0, N_SMOKE
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import render_test
 
-import necro_env.render.rgb as rgb
+import necro_env.render.window as rgb
 from necro_env import firefight_v0
 from necro_env.rulesets.firefight import render as R
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from necro_env.render.rgb import GANG_COLOURS
+from necro_env.rulesets.necromunda.rgb import GANG_COLOURS
 from necro_env.replay import verify
 
 from tests.replay.test_viewer import ARGS, chromium, colour_pixels

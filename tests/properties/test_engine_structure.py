@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from necro_env.render.battlelog import LogNames, format_event
+from necro_env.rulesets.necromunda.battlelog import LogNames, format_event
 from necro_env.rulesets.necromunda import engine, events as E, legal
 from necro_env.rulesets.necromunda.state import DK_ACTION, DK_BLAZE_PRONE
 

@@ -3,7 +3,7 @@ import re
 
 import numpy as np
 
-from necro_env.render.battlelog import LogNames, format_event, game_log, generic_line, log_lines
+from necro_env.rulesets.necromunda.battlelog import LogNames, format_event, game_log, generic_line, log_lines
 from necro_env.rulesets.necromunda import events as E
 from necro_env.testing import board, fighter, gang, scenario
 

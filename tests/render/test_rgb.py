@@ -5,8 +5,8 @@ import pytest
 from pettingzoo.test import render_test
 
 from necro_env import necromunda_v0
-from necro_env.render import rgb
-from necro_env.render.rgb import GANG_COLOURS, event_marks, height_map, render_image, render_rgb
+from necro_env.rulesets.necromunda import rgb
+from necro_env.rulesets.necromunda.rgb import GANG_COLOURS, event_marks, height_map, render_image, render_rgb
 from necro_env.rulesets.necromunda import events as E
 from necro_env.rulesets.necromunda.state import G_EVN
 from necro_env.testing import board, fighter, gang, scenario
@@ -172,7 +172,7 @@ def test_walked_move_is_drawn_along_its_path():
 def test_smoke_clouds_are_drawn_from_the_state():
     """§12 Smoke: a smoke cloud in the state (G_SMOKE0.., centre cell + 1) is drawn as a grey area
     over the cells it covers (2.5" radius), and disappears with the marker."""
-    from necro_env.envs.markers import MARKER_KINDS
+    from necro_env.rulesets.necromunda.markers import MARKER_KINDS
     from necro_env.rulesets.necromunda.state import G_SMOKE0
 
     game = small_game()
@@ -199,7 +199,7 @@ def test_smoke_clouds_are_drawn_from_the_state():
 
 def test_smoke_gone_has_a_log_line():
     """The End-phase smoke roll (§12 Smoke, event smoke_gone) reads as a sentence in the battle log."""
-    from necro_env.render.battlelog import LogNames, format_event
+    from necro_env.rulesets.necromunda.battlelog import LogNames, format_event
 
     game = small_game()
     row = np.zeros(8, np.int64)

@@ -9,7 +9,7 @@ import shutil
 import numpy as np
 from PIL import Image
 
-from necro_env.render.rgb import GANG_COLOURS
+from necro_env.rulesets.necromunda.rgb import GANG_COLOURS
 from necro_env.replay import read_replay
 from necro_env.replay.cli import main
 

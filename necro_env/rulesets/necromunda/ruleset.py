@@ -80,7 +80,7 @@ def _decision_names() -> dict:
 
 # ---------------------------------------------------------------------------- showing a game to a person
 # (the optional fields of Ruleset, 2026-12-02, for necro-play: necro_env/play/). The drawing data is the
-# replay viewer's (necro_env/replay/frames.py holds Necromunda's today), imported when first used.
+# replay viewer's (Necromunda's frames.py, moved from necro_env/replay/ 2026-12-02), imported when first used.
 
 
 def describe_action(game, index: int) -> dict:
@@ -133,9 +133,9 @@ def _why_illegal(game, index: int) -> str:
 
 def view(game) -> dict:
     """The replay viewer's static drawing data (board, fighters, gangs, colours, conditions)."""
-    from ...render.battlelog import LogNames
-    from ...render.rgb import CONDITION_COLOURS, GANG_COLOURS, condition_bits
-    from ...replay.frames import _hex, board_data, fighters_data
+    from .battlelog import LogNames
+    from .rgb import CONDITION_COLOURS, GANG_COLOURS, condition_bits
+    from .frames import _hex, board_data, fighters_data
 
     names = LogNames.from_game(game)
     conds = [name for name, _ in condition_bits()]
@@ -147,9 +147,9 @@ def view(game) -> dict:
 
 def view_frame(game, gang: int, round_: int) -> dict:
     """The current state as one viewer frame; its log holds the last step's events."""
-    from ...render.battlelog import LogNames
+    from .battlelog import LogNames
     from ...replay.format import event_rows
-    from ...replay.frames import frame_data
+    from .frames import frame_data
 
     rec = {"round": int(round_), "gang": int(gang), "events": event_rows(game)}
     return frame_data(game, rec, LogNames.from_game(game))
@@ -173,6 +173,67 @@ def scoreboard(game) -> dict:
     return {"round": game.round, "round_limit": game.round_limit, "sides": sides, "result": result}
 
 
+# ---------------------------------------------------------------------------- replays, logs and drawing
+# (2026-12-02: the battle log, the text and image renderers moved here from the generic layers behind the seam,
+# issue 56 item 1)
+
+
+def replay_names(game) -> dict:
+    """A replay header's names: the battle log's LogNames of the game (gangs named gang_0, gang_1, ...)."""
+    from .battlelog import LogNames
+
+    return LogNames.from_game(game).to_dict()
+
+
+def replay_log(names: dict, rows: list, round_: int) -> list:
+    """Battle-log lines of event rows from a replay header's names alone (``necro-replay show``: no game)."""
+    from .battlelog import LogNames, log_lines
+
+    return log_lines(rows, LogNames.from_dict(names), round_)
+
+
+def battle_log(game, agent_names) -> list:
+    """The battle-log lines of the last step's events of a live game."""
+    from .battlelog import game_log
+
+    return game_log(game, agent_names)
+
+
+def render_ansi(game, agent_names) -> str:
+    """The text board: map, legend, fighter table and status line (render_text.py)."""
+    from .render_text import render_text
+
+    return render_text(game, agent_names)
+
+
+def render_image(game, agent_names, cell: int):
+    """The game as a PIL image, ``cell`` pixels a board cell (necro-replay gif)."""
+    from .rgb import render_image as draw
+
+    return draw(game, cell, agent_names)
+
+
+def render_rgb(game, agent_names):
+    """The game as ``uint8[H_px, W_px, 3]``, 20 pixels a cell (necromunda_v0's rgb_array render)."""
+    from .rgb import render_rgb as draw
+
+    return draw(game, 20, agent_names)
+
+
+def _make_game(config: dict):
+    """``GameConfig`` keyword arguments (build_game's) -> a Game (a bad one refused by GameConfig)."""
+    from .game_config import GameConfig
+
+    return GameConfig(**config).build()
+
+
+def _demo_players() -> dict:
+    """The Python demo players by name (demo_players.py: closing), imported when first asked."""
+    from .demo_players import DEMO_PLAYERS
+
+    return dict(DEMO_PLAYERS)
+
+
 RULESET = Ruleset(
     name="necromunda",
     version=VERSION,
@@ -189,4 +250,12 @@ RULESET = Ruleset(
     view=view,
     view_frame=view_frame,
     scoreboard=scoreboard,
+    replay_names=replay_names,
+    replay_log=replay_log,
+    battle_log=battle_log,
+    render_ansi=render_ansi,
+    render_image=render_image,
+    render_rgb=render_rgb,
+    make_game=_make_game,  # necro-replay record's games
+    demo_players=_demo_players,
 )

@@ -16,15 +16,18 @@ lowercase letters (letters that could be read as terrain are skipped: ``L``,
 ``O``, ``c``, ``l``, ``o``, ``t``, ``u``), gang 2 digits, gang 3 punctuation.
 The mark after a fighter: space Standing, ``_`` Prone and Pinned, ``%`` Prone
 and Seriously Injured, ``!`` Broken (and Standing), ``>`` the activated fighter.
+
+Generic code reaches it through the ruleset (``RULESET.render_ansi``): it moved here from
+``necro_env/envs/`` on 2026-12-02, when the generic layers were cut from Necromunda.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..core.terrain import (
+from ...core.terrain import (
     DOOR_CLOSED, DOOR_DESTROYED, DOOR_LOCKED, DOOR_OPEN, FACING_NAMES, TER_DOOR, TER_OBSTACLE, TER_WALL,
 )
-from ..rulesets.necromunda.state import (
+from .state import (
     CK_STATE, CK_X, CK_Y, DK_NAMES, DR_STATE, FI_ACTS, FI_BROKEN, FI_FLESH, FI_POSTURE, FI_READY, FI_STATE,
     FI_WOUNDS, FI_X, FI_Y, FS_ON, G_ACTIVE, G_DGANG, G_DK, G_DONE, G_PRIORITY, G_ROUND, G_ROUND_LIMIT, G_TRUNC,
     G_WINNER, GG_BOTTLED, GG_OUT, GG_RETREATED, PO_PINNED, PO_SI, WP_DEAD, WP_ID, WP_JAMMED, WP_OOA,

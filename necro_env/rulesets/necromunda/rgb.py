@@ -1,5 +1,9 @@
 """RGB images of a Necromunda game (Pillow): board, fighters and the last step's action.
 
+Necromunda's own drawing: it moved here from ``necro_env/render/`` on 2026-12-02, when the generic layers were
+cut from Necromunda; generic code reaches it through the ruleset (``RULESET.render_rgb``, ``render_image``), and
+the window of the human mode is generic (``necro_env/render/window.py``).
+
 ``render_rgb(game)`` returns an ``uint8[H_px, W_px, 3]`` array (the env's ``rgb_array`` mode);
 ``render_image(game)`` the ``PIL.Image``. The drawing reads only arrays: the board (``Static`` /
 ``BoardSpec``), the state (``game.state``) and the events of the last step, so the replay viewer
@@ -16,7 +20,7 @@ What is drawn (the legend is in docs/replays.md):
   bar (green pips = wounds left, dark red = Flesh Wounds), a white ring for the active fighter.
   Prone and Pinned: flattened disc; Seriously Injured: dark disc with a red cross; Broken: a white
   "!" badge; Ready: a small yellow dot; Out of Ammo / jammed weapon: a small grey square.
-- board markers (``envs/markers.py``): a smoke cloud is a grey disc of its 2.5" radius over the
+- board markers (``markers.py``): a smoke cloud is a grey disc of its 2.5" radius over the
   cells it covers, a Graviton Pulse marker a purple disc of its own radius ((Blast diameter + 1)
   / 2, read from the state), each with a darker outline (one colour per marker kind,
   ``MARKER_KINDS``); drawn over the terrain and under the fighters.
@@ -30,19 +34,20 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from ..core.terrain import (
+from ...core.terrain import (
     DOOR_CLOSED, DOOR_DESTROYED, DOOR_LOCKED, DOOR_OPEN, FACING_DX, FACING_DY, TER_OBSTACLE, TER_WALL,
 )
-from ..core import terrain as TERRAIN
-from ..rulesets.necromunda import events as E
-from ..rulesets.necromunda import state as STATE
-from ..rulesets.necromunda.state import (
+from ...core import terrain as TERRAIN
+from ...render.window import HumanWindow  # noqa: F401  (necromunda_v0's human mode takes it from here)
+from . import events as E
+from . import state as STATE
+from .state import (
     CK_STATE, CK_X, CK_Y, DR_STATE, FI_BROKEN, FI_FACING, FI_FLESH, FI_POSTURE, FI_READY, FI_STATE, FI_WOUNDS, FI_X,
     FI_Y, FS_ON, G_ACTIVE, G_DGANG, G_DONE, G_EVN, G_ROUND, G_WINNER, PO_PINNED, PO_SI, WP_DEAD, WP_ID, WP_JAMMED,
     WP_OOA,
 )
-from ..envs.markers import MARKER_KINDS, marker_list, marker_plane
-from ..envs.render_text import fighter_symbol
+from .markers import MARKER_KINDS, marker_list, marker_plane
+from .render_text import fighter_symbol
 
 GANG_COLOURS = ((214, 48, 49), (9, 132, 227), (0, 168, 112), (230, 160, 0), (142, 68, 173), (0, 170, 190))
 FLOOR = (206, 200, 186)
@@ -173,7 +178,7 @@ def draw_board(p: _Painter, game, door_states=None, casket_rows=None):
 
 def marker_rows(game):
     """[(kind name, centre x, centre y, radius)] of the board markers in play (smoke clouds, Graviton
-    Pulse markers, ...); the radius in inches (fixed per kind, or per marker: envs/markers.py)."""
+    Pulse markers, ...); the radius in inches (fixed per kind, or per marker: markers.py)."""
     g = game.state.g[0]
     w = game.dims.width
     return [(k.name, c % w, c // w, r) for k in MARKER_KINDS for c, r in marker_list(g, k)]
@@ -315,8 +320,8 @@ def move_path(game, f, c0, c1, cost):
     """A shortest path (flat cells, c0 first) of fighter f from c0 to c1 costing ``cost`` half-inches,
     by the engine's own reachability on the current board; None when it cannot be rebuilt (the
     board changed since, or the move was not a walk, e.g. a ductway or a knockback)."""
-    from ..rulesets.necromunda.movement import MODE_NORMAL, reach
-    from ..rulesets.necromunda.state import clone_state
+    from .movement import MODE_NORMAL, reach
+    from .state import clone_state
 
     w, h = game.dims.width, game.dims.height
     n = w * h
@@ -430,38 +435,3 @@ def render_image(game, cell: int = 20, agent_names=None, events=True) -> Image.I
 def render_rgb(game, cell: int = 20, agent_names=None) -> np.ndarray:
     """The game as ``uint8[H_px, W_px, 3]`` (``render_mode="rgb_array"``)."""
     return np.asarray(render_image(game, cell, agent_names), dtype=np.uint8).copy()
-
-
-class HumanWindow:
-    """A window showing rendered frames (``render_mode="human"``); tkinter, needs a display."""
-
-    def __init__(self, title="necro_env"):
-        import os
-        import sys
-
-        if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-            raise RuntimeError("render_mode='human' needs a display (DISPLAY is not set); "
-                               "use render_mode='rgb_array' or 'ansi' on a headless machine")
-        try:
-            import tkinter as tk
-            from PIL import ImageTk
-        except ImportError as exc:  # pragma: no cover - depends on the Python build
-            raise RuntimeError(f"render_mode='human' needs tkinter and Pillow's ImageTk: {exc}") from None
-        self._tk, self._imagetk = tk, ImageTk
-        self.root = tk.Tk()
-        self.root.title(title)
-        self.label = tk.Label(self.root)
-        self.label.pack()
-        self._photo = None
-
-    def show(self, image: Image.Image):
-        self._photo = self._imagetk.PhotoImage(image)
-        self.label.configure(image=self._photo)
-        self.root.update_idletasks()
-        self.root.update()
-
-    def close(self):
-        try:
-            self.root.destroy()
-        except Exception:
-            pass

@@ -1,4 +1,4 @@
-"""The battle log: readable text from the event rows (``rulesets/necromunda/events.py``).
+"""Necromunda's battle log: readable text from the event rows (``events.py``).
 
 One line per event (one rule step), with the dice, the target numbers and why a test was taken::
 
@@ -10,14 +10,17 @@ One line per event (one rule step), with the dice, the target numbers and why a 
 formatter over the event's *named* fields (``EVENT_FIELDS``); a kind without a formatter, or a row a
 formatter cannot read, is printed generically from ``EVENT_FIELDS`` (``kind: actor, target,
 field=value ...``), so new event kinds from later rules never crash the log.
+
+Generic code reaches it through the ruleset (``RULESET.replay_names``, ``replay_log``, ``battle_log``):
+it moved here from ``necro_env/render/`` on 2026-12-02, when the generic layers were cut from Necromunda.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core.terrain import DOOR_CLOSED, DOOR_DESTROYED, DOOR_LOCKED, DOOR_OPEN, FACING_NAMES
-from ..rulesets.necromunda import codec as C
-from ..rulesets.necromunda import events as E
+from ...core.terrain import DOOR_CLOSED, DOOR_DESTROYED, DOOR_LOCKED, DOOR_OPEN, FACING_NAMES
+from . import codec as C
+from . import events as E
 
 # event codes read with getattr so a renamed or removed constant degrades to the generic line
 _INJURY = {0: "Flesh Wound", 1: "Serious Injury", 2: "Out of Action"}
@@ -332,7 +335,7 @@ def log_lines(rows, names: LogNames, round_=None, n_gangs=None):
 
 def game_log(game, agent_names=None):
     """The battle-log lines of the events of the last step of a ``Game``."""
-    from ..rulesets.necromunda.state import G_EVN, G_ROUND
+    from .state import G_EVN, G_ROUND
 
     n = int(game.state.g[0, G_EVN])
     rows = game.state.ev[0, :n].tolist()

@@ -9,6 +9,10 @@ Graviton Pulse marker keeps its Blast diameter X in G_GRAVD0..; a base whose cen
 (X + 1) / 2 is under it, ``templates.under_blast``). Adding a kind is one more entry here: the
 encoders add one board channel (and one ``flat`` block) per kind, the compiled entity encoder reads
 the same table (``kernel_tables``) and the renderer and the HTML viewer draw every kind.
+
+Necromunda's own (its state columns and templates): it moved here from ``necro_env/envs/`` on 2026-12-02, when
+the generic layers were cut from Necromunda. No compiled code freezes its values (the batch encoder gets
+``kernel_tables()`` as arguments), so it is Python-only for the compile cache (``_numba_cache.PYTHON_ONLY``).
 """
 from __future__ import annotations
 
@@ -18,8 +22,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..rulesets.necromunda.state import G_GRAV0, G_GRAVD0, G_SMOKE0, N_GRAV, N_SMOKE
-from ..rulesets.necromunda.templates import SMOKE_RADIUS
+from .state import G_GRAV0, G_GRAVD0, G_SMOKE0, N_GRAV, N_SMOKE
+from .templates import SMOKE_RADIUS
 
 MarkerKind = namedtuple("MarkerKind", "name col0 count radius meaning colour size_col size_pad",
                         defaults=(-1, 0))
