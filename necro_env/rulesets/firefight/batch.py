@@ -7,7 +7,13 @@ Every game ``b`` shares the board's static tables ``st``, the codec ``lay`` and 
 - its rules state ``s[b]`` with its own dice generator (``s.rng[b]``);
 - ``eseed[b]``: the slot's episode-seed stream (splitmix64): the k-th game of slot b depends on (first seed of b,
   k) only, never on the batch size, the thread count or the other slots;
-- ``prng[b]``: the random player's PCG32 (its choices), never the dice.
+- ``prng[b]``: the players' PCG32 (the random player's choices, the scripts' draws among equal scores), never the
+  dice.
+
+The players are random unless ``players`` names Firefight's scripts (policies.py, compiled into a kernel of their
+own, ``play_all_scripted``, so that random play compiles and runs without them): ``players=("holder", "random")``
+plays HOLDER as side 0 against random legal play, every game in the kernel. Their games follow the scripts' rules
+but not, game for game, those of ``agents.play_match`` (there each player has its own generator).
 
 Auto-reset: a finished game is replaced at once by the template with the slot's next seed, exactly what
 ``Game.reset(seed)`` does for one game. The movement scratch is per thread (``Scratch`` arrays stacked on a leading
@@ -25,9 +31,10 @@ from ...core.jit import njit
 from ...core.rng import rand_below, seed_game
 from .engine import begin, step
 from .grid import Scratch, new_scratch
+from .policies import STYLE_CHARGER, STYLE_HOLDER, scripted_action
 from .combat_events import E_BLAST, E_MORALE, E_WOUNDS, MO_ROUTED
 from .events import E_AFTERMATH, E_CHARGE, E_FALL, E_JUMP, E_OBJ_CONTROL, E_PUSH, E_STRIKE_BACK
-from .state import EV_A, EV_C, EV_D, EV_E, EV_KIND, G_DONE, G_EVN, G_WINNER, alloc_state
+from .state import EV_A, EV_C, EV_D, EV_E, EV_KIND, G_DONE, G_DPLAYER, G_EVN, G_WINNER, alloc_state
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MASK64 = (1 << 64) - 1
@@ -44,6 +51,8 @@ SOAK_COUNTS = (("charges", E_CHARGE), ("melee rounds", E_AFTERMATH), ("strike-ba
                ("Deadly hits", C_DEADLY), ("jumps", E_JUMP), ("falls", E_FALL), ("pushes", C_PUSHED))
 # per-slot results: games finished, side 0 won, side 1 won, draws, decisions
 R_GAMES, R_WIN0, R_WIN1, R_DRAW, R_DECISIONS = range(5)
+# the players a batch can hold (code of each side in BatchedFirefight.players): the random player, the scripts
+PLAYERS = {"random": -1, "holder": STYLE_HOLDER, "charger": STYLE_CHARGER}
 
 
 @njit(cache=True)
@@ -145,16 +154,36 @@ def play_slot(s, st, b, lay, mask, tmpl, sc, eseed, prng, n, max_games, counts, 
     for _ in range(n):
         if max_games >= 0 and results[b, R_GAMES] >= max_games:
             return
-        a = random_legal(mask, b, prng)
-        step(s, st, b, lay, a, mask, sc)
-        results[b, R_DECISIONS] += 1
+        if not play_one(s, st, b, lay, random_legal(mask, b, prng), mask, tmpl, sc, eseed, max_games, counts,
+                        results):
+            return
+
+
+@njit(cache=True)
+def play_one(s, st, b, lay, a, mask, tmpl, sc, eseed, max_games, counts, results):
+    """Step game b with index a, count, and settle and replace a finished game; False once the slot is done."""
+    step(s, st, b, lay, a, mask, sc)
+    results[b, R_DECISIONS] += 1
+    count_events(s, b, counts)
+    if s.g[b, G_DONE]:
+        settle(s, b, results)
+        if max_games >= 0 and results[b, R_GAMES] >= max_games:
+            return False
+        reset_game(s, st, b, lay, mask, tmpl, sc, next_seed(eseed, b))
         count_events(s, b, counts)
-        if s.g[b, G_DONE]:
-            settle(s, b, results)
-            if max_games >= 0 and results[b, R_GAMES] >= max_games:
-                return
-            reset_game(s, st, b, lay, mask, tmpl, sc, next_seed(eseed, b))
-            count_events(s, b, counts)
+    return True
+
+
+@njit(cache=True)
+def play_slot_scripted(s, st, b, lay, mask, tmpl, sc, eseed, prng, n, max_games, counts, results, players):
+    """``play_slot`` with each side's player from ``players`` (PLAYERS codes: -1 random, else a script's style)."""
+    for _ in range(n):
+        if max_games >= 0 and results[b, R_GAMES] >= max_games:
+            return
+        style = players[s.g[b, G_DPLAYER]]
+        a = random_legal(mask, b, prng) if style < 0 else scripted_action(s, st, b, lay, mask, prng, style)
+        if not play_one(s, st, b, lay, a, mask, tmpl, sc, eseed, max_games, counts, results):
+            return
 
 
 @njit(cache=True, parallel=True)
@@ -166,6 +195,17 @@ def reset_all(s, st, lay, mask, tmpl, stack, eseed):
         sc = scratch_of(stack, t)
         for b in range(t, bsz, nt):
             reset_game(s, st, b, lay, mask, tmpl, sc, next_seed(eseed, b))
+
+
+@njit(cache=True, parallel=True)
+def play_all_scripted(s, st, lay, mask, tmpl, stack, eseed, prng, n, max_games, counts, results, players):
+    """``play_all`` with the players of ``players`` (``play_slot_scripted``)."""
+    nt = stack.dist.shape[0]
+    bsz = s.g.shape[0]
+    for t in prange(nt):
+        sc = scratch_of(stack, t)
+        for b in range(t, bsz, nt):
+            play_slot_scripted(s, st, b, lay, mask, tmpl, sc, eseed, prng, n, max_games, counts, results, players)
 
 
 @njit(cache=True, parallel=True)
@@ -190,7 +230,8 @@ class BatchedFirefight:
     (default: numba's thread count) share the slots. The same ``seed`` plays the same games in slot b at any batch
     size and thread count."""
 
-    def __init__(self, config, batch_size: int, seed: int = 0, threads: int | None = None):
+    def __init__(self, config, batch_size: int, seed: int = 0, threads: int | None = None,
+                 players=("random", "random")):
         import numba
 
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
@@ -198,6 +239,10 @@ class BatchedFirefight:
         threads = numba.get_num_threads() if threads is None else threads
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise ValueError(f"threads={threads!r}; allowed: a whole number >= 1")
+        players = tuple(players) if isinstance(players, (tuple, list)) else players
+        if not isinstance(players, tuple) or len(players) != 2 or any(p not in PLAYERS for p in players):
+            raise ValueError(f"players={players!r}; allowed: two of {', '.join(PLAYERS)} (side 0's, side 1's)")
+        self.players = np.array([PLAYERS[p] for p in players], np.int64)
         self.game = config.build()
         g = self.game
         self.batch_size = batch_size
@@ -217,10 +262,14 @@ class BatchedFirefight:
             count_events(self.state, b, self.counts)
 
     def play(self, decisions: int, max_games: int = -1):
-        """``decisions`` random legal decisions in every slot (a slot stops after ``max_games`` games if >= 0)."""
+        """``decisions`` decisions of the players in every slot (a slot stops after ``max_games`` games if >= 0)."""
         g = self.game
-        play_all(self.state, g.static, g.layout, self.mask, self.template, self.stack, self.eseed, self.prng,
-                 int(decisions), int(max_games), self.counts, self.results)
+        args = (self.state, g.static, g.layout, self.mask, self.template, self.stack, self.eseed, self.prng,
+                int(decisions), int(max_games), self.counts, self.results)
+        if (self.players < 0).all():
+            play_all(*args)
+        else:
+            play_all_scripted(*args, self.players)
         return self
 
     @property

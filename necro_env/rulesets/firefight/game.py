@@ -14,6 +14,7 @@ from collections import namedtuple
 import numpy as np
 
 from ...core.errors import IllegalActionError
+from ...core.fastcall import Pinned
 from ...core.rng import seed_game
 from ...core.sight import SF_BLOCKS, SF_COVER, make_cells, make_rules
 from . import codec as C
@@ -35,6 +36,11 @@ from .state import (
     U_QUALITY, U_RQUALITY, U_RULES, U_SHAKEN, U_SIDE, U_SIZE, U_START, U_STATE, U_TOUGH, U_TYPE, W_AP, W_ATTACKS,
     W_BLAST, W_COUNT, W_DEADLY, W_ID, W_RANGE, W_RULES, alloc_state, clone_state,
 )
+
+# the engine's entry points called directly while the game's arrays stay the same objects (core/fastcall.py:
+# numba's per-call dispatch types every array of the State, Static and Scratch tuples, 37 of them)
+_STEP = Pinned(_step)
+_BEGIN = Pinned(begin)
 
 Event = namedtuple("Event", "kind actor target fields")
 NAMES = {**EVENT_NAMES, **COMBAT_EVENT_NAMES}  # the loop's kinds and the combat modules' (64 and up)
@@ -166,7 +172,7 @@ class Game:
         seed_game(self.state.rng, 0, np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF))
         if dice is not None:
             self.script_dice(dice)
-        begin(self.state, self.static, 0, self.layout, self.mask, self.scratch)
+        _BEGIN(self.state, self.static, 0, self.layout, self.mask, self.scratch)
         return self
 
     # ------------------------------------------------------------------ dice
@@ -359,7 +365,7 @@ class Game:
         if not self.mask[0, index]:
             raise IllegalActionError(self.describe(index), f"not legal at the {self.decision[0]} decision of side "
                                                            f"{self.current_side}")
-        _step(self.state, self.static, 0, self.layout, index, self.mask, self.scratch)
+        _STEP(self.state, self.static, 0, self.layout, index, self.mask, self.scratch)
         return self
 
     def act(self, kind: str, **kw):
