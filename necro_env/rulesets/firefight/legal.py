@@ -17,8 +17,8 @@ from .constants import (
 )
 from .grid import SPIRAL, SPIRAL_D2, unit_dist2
 from .movement import (
-    MODE_AMBUSH, MODE_BAND, MODE_ZONE, cap_of, connected, move_at, offsets_reach, open_fits, open_formation, place_at,
-    plan_charge, plan_move, prepare, prepare_place, unit_offsets,
+    MODE_AMBUSH, MODE_BAND, MODE_ZONE, cap_of, connected, fill_free, move_at, offsets_reach, open_fits, open_formation,
+    place_at, plan_charge, plan_move, prepare, prepare_place, stay_ok, unit_offsets,
 )
 from .pushes import push_cells
 from .seam import can_cast, can_target
@@ -174,14 +174,17 @@ def place_cells(st, s, b, u, mode, sc, mask, base, first_only):
     conn = connected(s, b)
     ox = np.empty(max(n, 1), np.int64)
     oy = np.empty(max(n, 1), np.int64)
-    shortcut = n > 0 and open_formation(n, ox, oy, conn)
+    # the open formation's shortcut needs the whole region's free cells: worth it for a whole mask, not for the
+    # first legal anchor (unit_selectable), which place_at finds at once where a unit can be placed
+    shortcut = not first_only and n > 0 and open_formation(n, ox, oy, conn)
+    if shortcut:
+        fill_free(fl, zarr, band, sc.far, sc.occ, sc.taken, sc.near, mode, zone, sc.free)
     for c in range(h * w):
         if mode == MODE_ZONE and zarr[c] != zone:
             continue
         if mode == MODE_BAND and band[c] != zone:
             continue
-        fits = open_fits(fl, zarr, band, sc.far, sc.occ, sc.taken, sc.near, ox, oy, n, c, mode, zone, w, h) \
-            if shortcut else 0
+        fits = open_fits(sc.free, ox, oy, n, c, w, h) if shortcut else 0
         if fits > 0 or (fits == 0 and place_at(fl, zarr, band, sc.far, sc.occ, sc.near, sc.taken, sc.px, sc.py, sc.pc,
                                                sc.pn, c, mode, zone, n, conn, w, h) >= 0):
             count += 1
@@ -223,7 +226,9 @@ def action_ok(st, s, b, u, act, sc):
 @njit(cache=True)
 def can_move(st, s, b, u, allow, sc):
     """Has unit u a legal destination? Staying put (a move of 0", paths searched no farther) almost always is, so it
-    is tried before the full search."""
+    is tried before the full search, first without any path search (``stay_ok``)."""
+    if stay_ok(st, s, b, u, sc):
+        return True
     h, w = st.flags.shape
     n = prepare(st, s, b, u, 0, False, sc)
     a = sc.order[0]

@@ -65,7 +65,7 @@ def prepare(st, s, b, u, limit, charge, sc):
     n = living(s, b, u, sc.order)
     if not charge and _paths_kept(s, b, u, limit, keep_path, sc):
         return n
-    blocked_cells(s, b, u, keep_path, sc.occ, sc.near, sc.blocked)
+    blocked_cells(s, b, u, keep_path, sc.occ, sc.near, sc.blocked, limit, w)
     for r in range(n):
         model_paths(st, s, b, u, sc.order[r], limit, sc, sc.dist[r], sc.par[r], sc.dng[r], sc.box[r])
     _keep_paths(s, b, u, limit, keep_path, sc, not charge)  # a charge's rows are reordered (_sort_rows)
@@ -251,6 +251,28 @@ def move_at(fl, occ, near, taken, dist, px, py, pc, pn, order, mrow, n, dest, al
                     return n
                 break  # the cap is broken: plan again with every model under it
     return -1
+
+
+@njit(cache=True)
+def stay_ok(st, s, b, u, sc):
+    """Is staying put a legal move of unit u? True when every model's own cell is one it may end a move in and the
+    unit is coherent where it stands: then ``plan_move`` to the anchor's own cell places every model on its own cell
+    at cost 0 on its first try, whatever the allowance (a model in difficult terrain starts on the difficult layer
+    at cost 0, within any cap). False: let the path search decide."""
+    h, w = st.flags.shape
+    fill_zones(s, b, u, w, h, enemy_only(s, b), sc.occ, sc.near)
+    n = living(s, b, u, sc.order)
+    if n == 0:
+        return False
+    fl = st.flags.ravel()
+    for r in range(n):
+        x = np.int64(s.m[b, u, sc.order[r], M_X])
+        y = np.int64(s.m[b, u, sc.order[r], M_Y])
+        if not end_ok(fl, sc.occ, sc.taken, sc.near, y * w + x, True):
+            return False
+        sc.px[r] = x
+        sc.py[r] = y
+    return coherent_xy(sc.px, sc.py, n, connected(s, b))
 
 
 @njit(cache=True)
@@ -531,9 +553,16 @@ def open_formation(n, ox, oy, conn):
 
 
 @njit(cache=True)
-def open_fits(fl, zarr, band, far, occ, taken, near, ox, oy, n, anchor, mode, zone, w, h):
-    """1 if all cells of the open formation (ox, oy) around ``anchor`` are on the board, free and in the region
-    (place_at succeeds), -1 if the anchor's own cell is not (place_at fails at once), else 0 (place_at decides)."""
+def fill_free(fl, zarr, band, far, occ, taken, near, mode, zone, free):
+    """free[c] = 1 where a placed model may stand: ``end_ok`` outside the 1" zone and inside the region."""
+    for c in range(free.shape[0]):
+        free[c] = 1 if region_ok(zarr, band, far, c, mode, zone) and end_ok(fl, occ, taken, near, c, True) else 0
+
+
+@njit(cache=True)
+def open_fits(free, ox, oy, n, anchor, w, h):
+    """1 if all cells of the open formation (ox, oy) around ``anchor`` are on the board and free (``fill_free``;
+    place_at succeeds), -1 if the anchor's own cell is not (place_at fails at once), else 0 (place_at decides)."""
     ax = anchor % w
     ay = anchor // w
     for r in range(n):
@@ -541,8 +570,7 @@ def open_fits(fl, zarr, band, far, occ, taken, near, ox, oy, n, anchor, mode, zo
         y = ay + oy[r]
         if x < 0 or y < 0 or x >= w or y >= h:
             return 0
-        c = y * w + x
-        if not end_ok(fl, occ, taken, near, c, True) or not region_ok(zarr, band, far, c, mode, zone):
+        if not free[y * w + x]:
             return -1 if r == 0 else 0
     return 1
 

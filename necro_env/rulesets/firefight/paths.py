@@ -22,7 +22,7 @@ from .constants import (
     TF_DANGEROUS, TF_DIFFICULT, TF_IMPASSABLE,
 )
 from .grid import DX8, DY8, INF
-from .state import G_OPTS, M_X, M_Y, U_RULES, U_SIDE
+from .state import G_OPTS, M_ALIVE, M_X, M_Y, U_RULES, U_SIDE
 
 
 @njit(cache=True)
@@ -115,12 +115,25 @@ def _bucket(heap, bhead, srt, d):
 
 
 @njit(cache=True)
-def blocked_cells(s, b, u, keep_path, occ, near, out):
-    """out[c] = 1 where a walking model of unit u may not step (§12.2 an enemy model, the 1" rule on the path)."""
+def blocked_cells(s, b, u, keep_path, occ, near, out, limit, w):
+    """out[c] = 1 where a walking model of unit u may not step (§12.2 an enemy model, the 1" rule on the path), for
+    the cells a search of ``limit`` fifths from its models can step into (one cell per 5 fifths); a gap's landing
+    farther out may read a stale value, but its jump costs more than the limit and is never taken."""
     side = s.u[b, u, U_SIDE]
-    for c in range(out.shape[0]):
-        o = occ[c]
-        out[c] = 1 if (o > 0 and s.u[b, o - 1, U_SIDE] != side) or (keep_path and near[c]) else 0
+    h = out.shape[0] // w
+    r = limit // STEP_ORTHO + 1
+    x0, y0, x1, y1 = w, h, -1, -1
+    for i in range(s.m.shape[2]):
+        if s.m[b, u, i, M_ALIVE]:
+            x0 = min(x0, np.int64(s.m[b, u, i, M_X]))
+            x1 = max(x1, np.int64(s.m[b, u, i, M_X]))
+            y0 = min(y0, np.int64(s.m[b, u, i, M_Y]))
+            y1 = max(y1, np.int64(s.m[b, u, i, M_Y]))
+    for y in range(max(y0 - r, 0), min(y1 + r, h - 1) + 1):
+        for x in range(max(x0 - r, 0), min(x1 + r, w - 1) + 1):
+            c = y * w + x
+            o = occ[c]
+            out[c] = 1 if (o > 0 and s.u[b, o - 1, U_SIDE] != side) or (keep_path and near[c]) else 0
 
 
 def step_table(flags, height):
@@ -192,21 +205,26 @@ def model_paths(st, s, b, u, i, limit, sc, dist, par, dng, box):
     heap[0] = np.int64(n0) << 32
     bhead[0] = 0
     nb = 1
+    off = np.empty(8, np.int64)  # the neighbour's cell index minus the cell's, per direction
+    for k in range(8):
+        off[k] = DY8[k] * w + DX8[k]
     for d in range(limit + 1):
         if bhead[d] < 0:
             continue
         nq = _bucket(heap, bhead, srt, d)
+        if d + STEP_ORTHO > limit:  # no step fits any more (a gap's jump costs more): nothing to expand
+            continue
         for q in range(nq):
             node = srt[q]
             if dist[node] != d:
                 continue
-            layer = node // hw
+            layer = 1 if node >= hw else 0
             c = node - layer * hw
             dirs = steps[c]
             for k in range(8):
                 if (dirs >> k) & 1 == 0:
                     continue
-                n = c + DY8[k] * w + DX8[k]
+                n = c + off[k]
                 if not flying and blocked[n]:
                     continue
                 nb = _relax(fl, node, layer, n, d + (STEP_ORTHO if k < 4 else STEP_DIAG), limit, free_diff,
