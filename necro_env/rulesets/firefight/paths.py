@@ -18,8 +18,8 @@ import numpy as np
 
 from ...core.jit import njit
 from .constants import (
-    CLIMB_STEP_IN, DROP_FREE_IN, DROP_JUMP_IN, OPT_HEIGHTS, R_FLYING, R_STRIDER, STEP_DIAG, STEP_ORTHO,
-    TF_DANGEROUS, TF_DIFFICULT, TF_IMPASSABLE,
+    CLIMB_STEP_IN, DIFFICULT_CAP_IN, DROP_FREE_IN, DROP_JUMP_IN, FIFTHS, OPT_HEIGHTS, R_FLYING, R_STRIDER, STEP_DIAG,
+    STEP_ORTHO, TF_DANGEROUS, TF_DIFFICULT, TF_IMPASSABLE,
 )
 from .grid import DX8, DY8, INF
 from .state import G_OPTS, M_ALIVE, M_X, M_Y, U_RULES, U_SIDE
@@ -36,7 +36,7 @@ def jump_drop(st, s, b, c, n):
 
 
 @njit(cache=True)
-def _relax(fl, node, layer, n, nd, limit, free_diff, flying, hw, heap, bhead, nb, dist, par, dng):
+def _relax(fl, node, layer, n, nd, limit, cap, free_diff, flying, hw, heap, bhead, nb, dist, par, dng):
     """Offer the path to ``node`` extended to cell n at cost nd; returns the bucket entries' new count. (Arrays
     are passed one by one, not as the Static and Scratch tuples: a call copies every array of a tuple it gets.)"""
     if nd > limit:
@@ -44,6 +44,8 @@ def _relax(fl, node, layer, n, nd, limit, free_diff, flying, hw, heap, bhead, nb
     nl = layer
     if (fl[n] & TF_DIFFICULT) and not free_diff:
         nl = 1
+    if nl == 1 and nd > cap:  # a path through difficult terrain longer than the cap: no move may use it
+        return nb
     ng = dng[node]
     if (fl[n] & TF_DANGEROUS) and not flying:
         ng = 1
@@ -168,7 +170,9 @@ def model_paths(st, s, b, u, i, limit, sc, dist, par, dng, box):
     """Dijkstra from model i of unit u up to ``limit`` fifths: dist/par/dng[layer * HW + cell] (module docstring).
     Costs are small whole numbers, so the queue is one bucket per cost (sc.bhead), each emptied in node order;
     ``blocked_cells`` must have filled sc.blocked for the unit. ``box``: the cells the row's last search could reach
-    (x0, y0, x1, y1; a step costs at least 5 fifths and moves at most one cell): only they are cleared."""
+    (x0, y0, x1, y1; a step costs at least 5 fifths and moves at most one cell): only they are cleared. Layer 1 stops
+    at the difficult-terrain cap (movement.cap_of): a longer dirty path is of no use to any move, whose allowance is
+    always this ``limit`` (a search of 0" serves only staying put)."""
     heap = sc.heap
     bhead = sc.bhead
     srt = sc.bsort
@@ -192,6 +196,7 @@ def model_paths(st, s, b, u, i, limit, sc, dist, par, dng, box):
     rules = s.u[b, u, U_RULES]
     flying = (rules & R_FLYING) != 0
     free_diff = flying or (rules & R_STRIDER) != 0
+    cap = limit if free_diff else min(limit, DIFFICULT_CAP_IN * FIFTHS)  # movement.cap_of: §9's 6" on layer 1
     fl = st.flags.ravel()
     hz = st.height.ravel()
     heights = (s.g[b, G_OPTS] & OPT_HEIGHTS) != 0
@@ -227,7 +232,7 @@ def model_paths(st, s, b, u, i, limit, sc, dist, par, dng, box):
                 n = c + off[k]
                 if not flying and blocked[n]:
                     continue
-                nb = _relax(fl, node, layer, n, d + (STEP_ORTHO if k < 4 else STEP_DIAG), limit, free_diff,
+                nb = _relax(fl, node, layer, n, d + (STEP_ORTHO if k < 4 else STEP_DIAG), limit, cap, free_diff,
                             flying, hw, heap, bhead, nb, dist, par, dng)
             if heights and not flying:
                 cx = c % w
@@ -236,7 +241,7 @@ def model_paths(st, s, b, u, i, limit, sc, dist, par, dng, box):
                     n, g = gap_landing(fl, hz, w, h, blocked, cx, cy, k)
                     if n >= 0:
                         nb = _relax(fl, node, layer, n, d + (g + 1) * (STEP_ORTHO if k < 4 else STEP_DIAG), limit,
-                                    free_diff, flying, hw, heap, bhead, nb, dist, par, dng)
+                                    cap, free_diff, flying, hw, heap, bhead, nb, dist, par, dng)
     return c0
 
 
