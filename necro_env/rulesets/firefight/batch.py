@@ -83,7 +83,7 @@ def scratch_of(stack, t):
     """Thread t's movement scratch out of the stacked arrays (views, nothing copied)."""
     return Scratch(stack.dist[t], stack.par[t], stack.dng[t], stack.occ[t], stack.near[t], stack.taken[t],
                    stack.far[t], stack.heap[t], stack.px[t], stack.py[t], stack.pc[t], stack.pn[t], stack.order[t],
-                   stack.drops[t], stack.bhead[t], stack.bsort[t], stack.blocked[t], stack.free[t], stack.box[t],
+                   stack.drops[t], stack.bhead[t], stack.blocked[t], stack.free[t], stack.box[t],
                    stack.memo[t], stack.memo_u[t], stack.memo_m[t])
 
 

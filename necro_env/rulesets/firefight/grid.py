@@ -28,7 +28,7 @@ INF = 1 << 29  # an unreached path cost
 DX8 = np.array([1, -1, 0, 0, 1, 1, -1, -1], np.int64)
 DY8 = np.array([0, 0, 1, -1, 1, -1, 1, -1], np.int64)
 
-Scratch = namedtuple("Scratch", "dist par dng occ near taken far heap px py pc pn order drops bhead bsort blocked "
+Scratch = namedtuple("Scratch", "dist par dng occ near taken far heap px py pc pn order drops bhead blocked "
                                  "free box memo memo_u memo_m")
 MAX_COST = 1024  # path buckets: a move of up to 204" (paths.model_paths)
 
@@ -52,7 +52,6 @@ def new_scratch(hw, max_models, max_units):
         order=np.zeros(max_models, np.int64),  # model slot of each planned row
         drops=np.zeros(64, np.int64),  # jumps of one path (§11.2)
         bhead=np.full(MAX_COST, -1, np.int64),  # path search: first entry of each cost's bucket, -1 empty
-        bsort=np.zeros(4 * hw + 16, np.int64),  # one bucket's nodes, sorted (a node enters a bucket at most twice)
         blocked=np.zeros(hw, np.int8),  # cells the moving unit's walkers may not enter (paths.blocked_cells)
         free=np.zeros(hw, np.int8),  # cells a placed model may stand on (movement.fill_free)
         box=np.tile(np.array([0, 0, -1, -1], np.int64), (max_models, 1)),  # each row's last search area (none yet)

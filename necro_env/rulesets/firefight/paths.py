@@ -36,9 +36,12 @@ def jump_drop(st, s, b, c, n):
 
 
 @njit(cache=True)
-def _relax(fl, node, layer, n, nd, limit, cap, free_diff, flying, hw, heap, bhead, nb, dist, par, dng):
-    """Offer the path to ``node`` extended to cell n at cost nd; returns the bucket entries' new count. (Arrays
-    are passed one by one, not as the Static and Scratch tuples: a call copies every array of a tuple it gets.)"""
+def _relax(fl, node, d, layer, n, nd, limit, cap, free_diff, flying, hw, heap, bhead, nb, dist, par, dng):
+    """Offer the path to ``node`` (cost d) extended to cell n at cost nd; returns the bucket entries' new count.
+    Among paths of equal cost and danger the parent is the earliest in (cost, node) order, whatever order a bucket's
+    nodes are expanded in: the binary heap this search replaced (2026-12-02) expanded them in that order and kept
+    the first, so paths, parents and ties are unchanged. (Arrays are passed one by one, not as the Static and
+    Scratch tuples: a call copies every array of a tuple it gets.)"""
     if nd > limit:
         return nb
     nl = layer
@@ -50,7 +53,8 @@ def _relax(fl, node, layer, n, nd, limit, cap, free_diff, flying, hw, heap, bhea
     if (fl[n] & TF_DANGEROUS) and not flying:
         ng = 1
     nn = nl * hw + n
-    if nd < dist[nn] or (nd == dist[nn] and ng < dng[nn]):
+    cur = dist[nn]
+    if nd < cur or (nd == cur and ng < dng[nn]):
         dist[nn] = nd
         par[nn] = node
         dng[nn] = ng
@@ -58,6 +62,11 @@ def _relax(fl, node, layer, n, nd, limit, cap, free_diff, flying, hw, heap, bhea
         heap[nb] = (np.int64(nn) << 32) | np.int64(bhead[nd] + 1)
         bhead[nd] = nb
         nb += 1
+    elif nd == cur and ng == dng[nn]:
+        p = par[nn]
+        dp = dist[p]
+        if d < dp or (d == dp and node < p):
+            par[nn] = node
     return nb
 
 
@@ -87,33 +96,6 @@ def gap_landing(fl, hz, w, h, blocked, cx, cy, k):
             return -1, 0
         return n, g
     return -1, 0
-
-
-@njit(cache=True)
-def _bucket(heap, bhead, srt, d):
-    """Bucket d's nodes into sc.bsort, ascending and without repeats; returns their count. The binary heap this
-    replaced (2026-12-02) popped (cost, node) pairs in that order, so paths, parents and ties are unchanged."""
-    k = bhead[d]
-    m = 0
-    while k >= 0:
-        e = heap[k]
-        srt[m] = e >> 32
-        m += 1
-        k = np.int64(e & 0xFFFFFFFF) - 1
-    bhead[d] = -1
-    for i in range(1, m):  # insertion sort: a bucket holds a few dozen nodes
-        v = srt[i]
-        j = i - 1
-        while j >= 0 and srt[j] > v:
-            srt[j + 1] = srt[j]
-            j -= 1
-        srt[j + 1] = v
-    u = 0
-    for i in range(m):
-        if i == 0 or srt[i] != srt[u - 1]:
-            srt[u] = srt[i]
-            u += 1
-    return u
 
 
 @njit(cache=True)
@@ -168,14 +150,14 @@ def step_table(flags, height):
 @njit(cache=True)
 def model_paths(st, s, b, u, i, limit, sc, dist, par, dng, box):
     """Dijkstra from model i of unit u up to ``limit`` fifths: dist/par/dng[layer * HW + cell] (module docstring).
-    Costs are small whole numbers, so the queue is one bucket per cost (sc.bhead), each emptied in node order;
+    Costs are small whole numbers, so the queue is one bucket per cost (sc.bhead, lists in sc.heap; ``_relax``'s
+    tie rule makes the order within a bucket irrelevant);
     ``blocked_cells`` must have filled sc.blocked for the unit. ``box``: the cells the row's last search could reach
     (x0, y0, x1, y1; a step costs at least 5 fifths and moves at most one cell): only they are cleared. Layer 1 stops
     at the difficult-terrain cap (movement.cap_of): a longer dirty path is of no use to any move, whose allowance is
     always this ``limit`` (a search of 0" serves only staying put)."""
     heap = sc.heap
     bhead = sc.bhead
-    srt = sc.bsort
     blocked = sc.blocked
     h, w = st.flags.shape
     hw = h * w
@@ -214,14 +196,14 @@ def model_paths(st, s, b, u, i, limit, sc, dist, par, dng, box):
     for k in range(8):
         off[k] = DY8[k] * w + DX8[k]
     for d in range(limit + 1):
-        if bhead[d] < 0:
+        e = bhead[d]
+        bhead[d] = -1
+        if e < 0 or d + STEP_ORTHO > limit:  # empty, or no step fits any more (a gap's jump costs more)
             continue
-        nq = _bucket(heap, bhead, srt, d)
-        if d + STEP_ORTHO > limit:  # no step fits any more (a gap's jump costs more): nothing to expand
-            continue
-        for q in range(nq):
-            node = srt[q]
-            if dist[node] != d:
+        while e >= 0:  # the bucket's list; expansions push to later buckets only (a step costs at least 5)
+            node = heap[e] >> 32
+            e = np.int64(heap[e] & 0xFFFFFFFF) - 1
+            if dist[node] != d:  # reached more cheaply since
                 continue
             layer = 1 if node >= hw else 0
             c = node - layer * hw
@@ -232,7 +214,7 @@ def model_paths(st, s, b, u, i, limit, sc, dist, par, dng, box):
                 n = c + off[k]
                 if not flying and blocked[n]:
                     continue
-                nb = _relax(fl, node, layer, n, d + (STEP_ORTHO if k < 4 else STEP_DIAG), limit, cap, free_diff,
+                nb = _relax(fl, node, d, layer, n, d + (STEP_ORTHO if k < 4 else STEP_DIAG), limit, cap, free_diff,
                             flying, hw, heap, bhead, nb, dist, par, dng)
             if heights and not flying:
                 cx = c % w
@@ -240,8 +222,8 @@ def model_paths(st, s, b, u, i, limit, sc, dist, par, dng, box):
                 for k in range(8):
                     n, g = gap_landing(fl, hz, w, h, blocked, cx, cy, k)
                     if n >= 0:
-                        nb = _relax(fl, node, layer, n, d + (g + 1) * (STEP_ORTHO if k < 4 else STEP_DIAG), limit,
-                                    cap, free_diff, flying, hw, heap, bhead, nb, dist, par, dng)
+                        nb = _relax(fl, node, d, layer, n, d + (g + 1) * (STEP_ORTHO if k < 4 else STEP_DIAG),
+                                    limit, cap, free_diff, flying, hw, heap, bhead, nb, dist, par, dng)
     return c0
 
 
