@@ -34,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
+from necro_env import rulesets
 from necro_env.warmup import ensure as warm_up
 
 from .common import (
@@ -232,12 +233,13 @@ def round_robin(game, agents: dict, pairs: int, seed0: int = 0, pairs_only=None,
 def markdown(res: dict) -> str:
     streams = res.get("streams", 1)
     more = streams > 1  # a column of wins per stream
+    seat = rulesets.get(res.get("game", "necromunda")).players  # the game's name of a seat: gang, player
     lines = [f"Paired games: {res['pairs']} seeds x 2 sides per match (seeds {res['seed0']}..."
              f"{res['seed0'] + res['pairs'] - 1})"
              + (f", each pair played in {streams} streams of player seeds" if more else "")
              + "; counts are the first agent's; 95% Wilson intervals.", "",
              "| agent | opponent | games | win | draw | loss | win rate [95% CI] | score [95% CI] "
-             "| draws at round limit | W-D-L as gang 0 | as gang 1 |" + (" wins by stream |" if more else ""),
+             f"| draws at round limit | W-D-L as {seat} 0 | as {seat} 1 |" + (" wins by stream |" if more else ""),
              "|---|---|---|---|---|---|---|---|---|---|---|" + ("---|" if more else "")]
     for r in res["matches"]:
         lines.append(f"| {r['agent']} | {r['opponent']} | {r['games']} | {r['win']} | {r['draw']} | {r['loss']} | "
@@ -334,7 +336,6 @@ class RulesetModelAgent:
     it encodes the player to move with the encoder it trained on and plays its most likely legal action."""
 
     def __init__(self, model, game_name: str, encoder: str, name: str = "learner"):
-        from necro_env import rulesets
         from necro_env.envs.ruleset_env import make_encoder
 
         # not ``encoder``: RulesetGymEnv reads that attribute of an opponent as the name of one to encode for it
@@ -389,8 +390,6 @@ def ruleset_round_robin(args, log, argv=None) -> tuple[dict, list[Path]]:
     """necro-eval --game <not necromunda> (2026-12-02, Firefight): its default game (the ruleset's
     ``make_game({})``), agents built by ``agents.game_agent.make_game_agent`` (the ruleset's scripts), the same
     paired round robin, tables and files; no final_game.json (its battle log is Necromunda's)."""
-    from necro_env import rulesets
-
     game = rulesets.get(args.game).make_game({})
     specs = [input_agent(spec) for spec in args.agents]  # a checkpoint's absolute path: Ray actors load it too
     try:
@@ -547,8 +546,6 @@ def check_game(args) -> None:
     """--game names a game of the registry; a game other than Necromunda is played on its default game by
     one stream of player seeds, so --scenario and --streams > 1 are refused for it (each is Necromunda's today,
     2026-12-02) before any work; --ray plays its games on Ray actors as Necromunda's (since 2026-12-02)."""
-    from necro_env import rulesets
-
     if args.game not in rulesets.names():
         raise UsageError(f"--game {args.game!r}: allowed: {', '.join(rulesets.names())}")
     if args.game == "necromunda":
