@@ -337,6 +337,12 @@ def final_evaluation(run: Path, cfg: dict, game, log=print) -> dict:
     return res
 
 
+def ruleset_reward(cfg: dict) -> dict:
+    """The config's reward section as a registry game's RulesetGymEnv reads it (ObjectiveReward): win, loss,
+    draw and, when the section names it, shaping (the config refused Necromunda's shaping fields for the game)."""
+    return {k: cfg["reward"][k] for k in ("win", "loss", "draw", "shaping") if k in cfg["reward"]}
+
+
 def ruleset_env_fn(cfg: dict, rank: int, monitor_dir=None):
     """A thunk building one training env of a registry game other than Necromunda: RulesetGymEnv (the
     learner's side from the config) against the config's script, first reset seeded seed * 1000 + rank."""
@@ -348,8 +354,7 @@ def ruleset_env_fn(cfg: dict, rank: int, monitor_dir=None):
         from necro_env.envs.ruleset_gym import RulesetGymEnv
 
         opp = make_game_agent(cfg["game"], cfg["opponent"], seed=cfg["seed"] * 1000 + rank + 1)
-        reward = {k: cfg["reward"][k] for k in ("win", "loss", "draw")}
-        env = RulesetGymEnv(cfg["game"], learner=cfg.get("learner", "random"), opponent=opp, reward=reward,
+        env = RulesetGymEnv(cfg["game"], learner=cfg.get("learner", "random"), opponent=opp, reward=ruleset_reward(cfg),
                             encoder=cfg["encoder"], seed=cfg["seed"] * 1000 + rank)
         env.reset(seed=cfg["seed"] * 1000 + rank)
         fn = None if monitor_dir is None else str(Path(monitor_dir) / f"env{rank}")

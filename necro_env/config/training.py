@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Annotated, Literal, Optional, Union
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import BeforeValidator, Field, SerializeAsAny, WrapValidator, model_validator
 
 from .agent_spec import DEMOS, POLICY_NAMES, SEARCH, SpecError, listed, search_spec, side_specs
 from .errors import ConfigError, FieldProblem
@@ -214,6 +214,34 @@ class RewardFile(Strict):
     approach: float = Field(default=0.0, ge=0)
 
 
+class ObjectiveRewardFile(RewardFile):
+    """A reward section with ``shaping`` (added 2026-12-02): a game other than Necromunda pays ``shaping`` x the
+    change of its ruleset's ``shaping_value`` over each learner step (necro_env/envs/ruleset_gym.py
+    ObjectiveReward; Firefight: objective markers held minus the enemy's). A subclass, so that RewardFile stays
+    Necromunda's RewardSpec field for field (tests/batch/test_shaping.py) and its sections dump as before."""
+    shaping: float = 0.0
+
+
+SHAPING_HELP = ("expected a number >= 0: the weight of the objective potential's change per learner step "
+                "(0: the result only)")
+
+
+def _reward_section(v, handler):
+    """The ``reward`` section: RewardFile, or ObjectiveRewardFile when it names ``shaping`` (checked here, so
+    a bad weight is one line naming reward.shaping; the other fields are RewardFile's, errors at their place)."""
+    if not isinstance(v, dict) or "shaping" not in v:
+        return handler(v)
+    s = v["shaping"]
+    if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s) or s < 0:
+        raise FieldProblem(("shaping",), s, SHAPING_HELP)
+    base = handler({k: x for k, x in v.items() if k != "shaping"})
+    return ObjectiveRewardFile(**base.model_dump(), shaping=float(s))
+
+
+# SerializeAsAny: an ObjectiveRewardFile dumps its shaping too (the resolved config.yaml, load_config's dict)
+RewardSection = Annotated[SerializeAsAny[RewardFile], WrapValidator(_reward_section)]
+
+
 class EvalFile(Strict):
     games: int = Field(ge=0)  # final evaluation: paired games per opponent (rounded up to even)
     every: int = Field(default=0, ge=0)  # periodic evaluation every N timesteps (0: off)
@@ -305,7 +333,7 @@ class TrainingFile(Strict):
     seed: int = Field(ge=0)
     torch_threads: int = Field(default=1, ge=1, le=64)  # torch's CPU threads for the policy and its updates
     checkpoint_every: int = Field(default=25000, gt=0)  # timesteps between checkpoints
-    reward: RewardFile = Field(default_factory=RewardFile)
+    reward: RewardSection = Field(default_factory=RewardFile)  # shaping: games other than necromunda
     ppo: PPOFile
     eval: EvalFile
     selfplay: Optional[SelfPlayFile] = None
@@ -328,6 +356,10 @@ class TrainingFile(Strict):
 
         if self.game not in rulesets.names():
             raise FieldProblem(("game",), self.game, f"expected one of {', '.join(rulesets.names())}")
+        if self.game == "necromunda" and isinstance(self.reward, ObjectiveRewardFile):  # RewardSpec has no such field
+            raise FieldProblem(("reward", "shaping"), self.reward.shaping, "only with a game other than necromunda; "
+                               "Necromunda's shaping fields are out_of_action, seriously_injured, flesh_wound, "
+                               "own_losses, approach")
         if self.game == "necromunda":  # another game's script is no Necromunda opponent
             mix = [self.opponent] if isinstance(self.opponent, str) else list(self.opponent)
             for field, v in [(("opponent",), o) for o in mix] + [(("eval", "opponents"), o) for o in self.eval.opponents]:
@@ -358,7 +390,7 @@ class TrainingFile(Strict):
                    (("ppo", "extractor"), self.ppo.extractor, ["default"]),
                    (("eval", "keep_best"), self.eval.keep_best, [False])]
                 + [(("reward", k), v, [0.0]) for k, v in self.reward.model_dump().items()  # Necromunda's shaping
-                   if k not in ("win", "loss", "draw")]
+                   if k not in ("win", "loss", "draw", "shaping")]
                 + [(("eval", "opponents"), o, scripts) for o in self.eval.opponents])
 
     @model_validator(mode="after")

@@ -47,6 +47,13 @@ class ObjectiveReward:
             raise ValueError(f"reward={cfg!r}; allowed: numbers for {', '.join(bad)}")
         return cls(**{k: float(v) for k, v in cfg.items()})
 
+    def potential(self, ruleset, game, player: int) -> float:
+        """``shaping`` x the ruleset's ``shaping_value`` of ``player`` (0.0 without shaping): the one place this
+        product is computed, whose change over a learner step is that step's shaping."""
+        if not self.shaping:
+            return 0.0
+        return self.shaping * ruleset.feature("shaping_value")(game, player)
+
 
 class RulesetGymEnv(gymnasium.Env):
     """One side of a ruleset's game as a Gymnasium env.
@@ -151,9 +158,7 @@ class RulesetGymEnv(gymnasium.Env):
         return self.encoder if name == self.encoder.name else make_encoder(self.ruleset, name)
 
     def _potential(self) -> float:
-        if not self.reward_spec.shaping:
-            return 0.0
-        return self.reward_spec.shaping * self.ruleset.feature("shaping_value")(self.game, self.learner)
+        return self.reward_spec.potential(self.ruleset, self.game, self.learner)
 
     def _terminal(self, truncated: bool) -> float:
         w = header(self.game, H.H_WINNER)

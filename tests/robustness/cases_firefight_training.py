@@ -116,3 +116,17 @@ CASES += [
          r"^necro-train: .*bad\.yaml.*pretrain.*not available with game firefight",
          lambda: _train_config(pretrain="{games: 5}")),
 ]
+
+# reward.shaping (added 2026-12-02): a game other than Necromunda weighs its objective potential by it
+CASES += [
+    Case("fftrain-config-shaping-negative", AREA, "game: firefight with reward: {shaping: -1}",
+         r"^necro-train: .*bad\.yaml.*field 'reward\.shaping': got -1; expected a number >= 0",
+         lambda: _train_config(reward="{shaping: -1}")),
+    Case("fftrain-config-shaping-text", AREA, "game: firefight with reward: {shaping: lots}",
+         r"^necro-train: .*bad\.yaml.*field 'reward\.shaping': got 'lots'; expected a number >= 0",
+         lambda: _train_config(reward="{shaping: lots}")),
+    Case("fftrain-config-shaping-necromunda", AREA, "game: necromunda with reward: {shaping: 0.5}",
+         r"^necro-train: .*bad\.yaml.*field 'reward\.shaping': got 0\.5; only with a game other than necromunda; "
+         r"Necromunda's shaping fields are out_of_action, seriously_injured, flesh_wound, own_losses, approach$",
+         lambda: _train_config(game="necromunda", scenario="scenarios/gang_fight.yaml", reward="{shaping: 0.5}")),
+]
