@@ -81,11 +81,30 @@ def test_firefight_shaping_pays_the_objective_markers_held():
     for rewards, result, start, end in shaped:
         assert sum(rewards) == pytest.approx({"win": 1.0, "loss": -1.0, "draw": 0.0}[result] + 0.5 * (end - start))
     cfg = load_config("configs/training/firefight.yaml", {"backend": "rllib", "reward.draw": -0.25,
+                                                          "reward.shaping": 0.0,
                                                           "opponent": {"holder": 1.0, "charger": 1.0}})
     plain = env_of(cfg, {"holder": 1.0, "charger": 1.0})
     rewards, result, _, _ = play(plain, 7)
     assert rewards[:-1] == [0.0] * (len(rewards) - 1)
     assert rewards[-1] == {"win": 1.0, "loss": -1.0, "draw": -0.25}[result]
+
+
+def test_the_training_configs_firefight_shaping_reaches_the_rllib_env():
+    """reward.shaping of a Firefight training config (the shipped one says 0.2) is paid on the RLlib backend as
+    necro-train's SB3 run pays it (training.train.ruleset_reward; before 2026-12-02 only win, loss and draw
+    reached this env)."""
+    from necro_env import rulesets
+
+    value = rulesets.get("firefight").shaping_value
+    cfg = load_config("configs/training/firefight.yaml", {"backend": "rllib", "opponent": {"holder": 1.0}})
+    assert cfg["reward"]["shaping"] == 0.2
+    env = env_of(cfg, {"holder": 1.0})
+    moved = 0
+    for seed in (5, 6):
+        rewards, result, start, end = play(env, seed, value)
+        assert sum(rewards) == pytest.approx({"win": 1.0, "loss": -1.0, "draw": 0.0}[result] + 0.2 * (end - start))
+        moved += end != start
+    assert moved, "the potential never changed: these games test nothing"
 
 
 def test_a_reward_field_the_game_does_not_know_is_refused():

@@ -86,7 +86,8 @@ class LearnerReward:
             from necro_env.envs.ruleset_gym import ObjectiveReward
 
             spec = ObjectiveReward.from_config(reward)
-            self.potential = (lambda g, p: spec.shaping * value(g, p)) if spec.shaping else (lambda g, p: 0.0)
+            rs = rulesets.get(game)
+            self.potential = lambda g, p: spec.potential(rs, g, p)  # the one computation (ruleset_gym.py)
         self.win, self.loss, self.draw = spec.win, spec.loss, spec.draw
 
     def terminal(self, game, player: int) -> float:

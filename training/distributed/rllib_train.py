@@ -77,10 +77,13 @@ def game_name(cfg: dict) -> str:
 
 def reward_of(cfg: dict) -> dict:
     """The config's ``reward`` section as the game's necro-train reads it (training/train.py): Necromunda's
-    whole (RewardSpec: terminal values, casualty and approach shaping); another game's win, loss and draw
-    (train_ruleset's; the config refuses Necromunda's shaping fields for it)."""
-    r = dict(cfg["reward"])
-    return r if game_name(cfg) == "necromunda" else {k: r[k] for k in ("win", "loss", "draw")}
+    whole (RewardSpec: terminal values, casualty and approach shaping); another game's win, loss, draw and
+    shaping (``train.ruleset_reward``, the same section its SB3 run reads)."""
+    if game_name(cfg) == "necromunda":
+        return dict(cfg["reward"])
+    from ..train import ruleset_reward
+
+    return ruleset_reward(cfg)
 
 
 def build_game(cfg: dict):
