@@ -17,7 +17,9 @@ but not, game for game, those of ``agents.play_match`` (there each player has it
 
 Auto-reset: a finished game is replaced at once by the template with the slot's next seed, exactly what
 ``Game.reset(seed)`` does for one game. The movement scratch is per thread (``Scratch`` arrays stacked on a leading
-axis): thread t plays slots t, t + T, t + 2T, ... in order, so a slot's games never depend on how slots are spread.
+axis): thread t plays a block of neighbouring slots, t * P ... (t + 1) * P - 1 with P = ceil(B / T), in order (its
+writes to the players' generators, results and counts, a few bytes a slot, would otherwise share cache lines with
+the other threads' at every decision); a slot's games never depend on how slots are spread.
 
     bg = BatchedFirefight(GameConfig(), batch_size=64, seed=1)
     bg.play(decisions=100)   # random legal play with masks, inside the kernel
@@ -191,9 +193,10 @@ def reset_all(s, st, lay, mask, tmpl, stack, eseed):
     """Start every slot's first game (its first seed)."""
     nt = stack.dist.shape[0]
     bsz = s.g.shape[0]
+    per = (bsz + nt - 1) // nt  # a thread's slots are neighbours: rows it writes share no cache line with another's
     for t in prange(nt):
         sc = scratch_of(stack, t)
-        for b in range(t, bsz, nt):
+        for b in range(t * per, min(bsz, (t + 1) * per)):
             reset_game(s, st, b, lay, mask, tmpl, sc, next_seed(eseed, b))
 
 
@@ -202,9 +205,10 @@ def play_all_scripted(s, st, lay, mask, tmpl, stack, eseed, prng, n, max_games, 
     """``play_all`` with the players of ``players`` (``play_slot_scripted``)."""
     nt = stack.dist.shape[0]
     bsz = s.g.shape[0]
+    per = (bsz + nt - 1) // nt  # a thread's slots are neighbours: rows it writes share no cache line with another's
     for t in prange(nt):
         sc = scratch_of(stack, t)
-        for b in range(t, bsz, nt):
+        for b in range(t * per, min(bsz, (t + 1) * per)):
             play_slot_scripted(s, st, b, lay, mask, tmpl, sc, eseed, prng, n, max_games, counts, results, players)
 
 
@@ -213,9 +217,10 @@ def play_all(s, st, lay, mask, tmpl, stack, eseed, prng, n, max_games, counts, r
     """``play_slot`` for every slot, the slots spread over the scratch stack's threads (module docstring)."""
     nt = stack.dist.shape[0]
     bsz = s.g.shape[0]
+    per = (bsz + nt - 1) // nt  # a thread's slots are neighbours: rows it writes share no cache line with another's
     for t in prange(nt):
         sc = scratch_of(stack, t)
-        for b in range(t, bsz, nt):
+        for b in range(t * per, min(bsz, (t + 1) * per)):
             play_slot(s, st, b, lay, mask, tmpl, sc, eseed, prng, n, max_games, counts, results)
 
 
