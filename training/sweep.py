@@ -8,9 +8,12 @@ distribution), the budget and the fields every trial shares (configs/sweeps/flat
 ``training.train.train`` (necro-train's MaskablePPO) run in chunks of ``every`` steps: after each chunk
 its periodic paired evaluation (progress.csv, the same seeds for every trial) is reported to Tune as
 ``score`` (mean over the opponents) and the chunk's checkpoint (last.zip, progress.csv) as the trial's
-Tune checkpoint. ASHA stops the trials whose score trails at each rung (``grace_evaluations`` chunks
-first). ``--resume`` restores an interrupted sweep (Ctrl-C, a lost node, a trial that errored): each
-unfinished trial continues from its last checkpoint with necro-train's own --resume.
+Tune checkpoint. A training config of another game (``game: firefight``, configs/sweeps/firefight_lr.yaml)
+runs that game's trainer instead: necro-train's ``train_ruleset`` continued chunk by chunk
+(``train_ruleset_chunk``). A sweep whose trials would say ``backend: rllib`` is refused: every trial is
+MaskablePPO. ASHA stops the trials whose score trails at each rung (``grace_evaluations`` chunks first).
+``--resume`` restores an interrupted sweep (Ctrl-C, a lost node, a trial that errored): each unfinished
+trial continues from its last checkpoint with necro-train's own --resume (Firefight's: from last.zip).
 
 Results: runs/sweeps/<name>/ (Tune's experiment folder; each trial's run folder inside its trial folder),
 and sweep.csv there: one row per trial, its parameters, steps and last score.
@@ -24,7 +27,7 @@ from typing import Any, Optional
 
 from pydantic import Field, model_validator
 
-from necro_env.config.errors import ConfigError, FieldProblem
+from necro_env.config.errors import ConfigError, FieldProblem, from_validation_error
 from necro_env.config.schemas import Strict
 
 from .common import Parser, UsageError, read_csv, run_cli, runs_root
@@ -72,7 +75,22 @@ def load_sweep(path) -> tuple[Path, SweepFile, dict]:
              [(f"overrides.{k}", v) for k, v in sweep.overrides.items()]
     for key, value in checks:  # every choice and both ends of a range: the training config takes them all
         trial_config(base, {key.split(".", 1)[1]: value}, file, key)
+    _sb3_only(file, sweep, base, checks)
     return file, sweep, base
+
+
+SB3_ONLY = "sb3: a sweep's trials are necro-train's MaskablePPO (RLlib's own Tune runs are not wired)"
+
+
+def _sb3_only(file, sweep: SweepFile, base: dict, checks: list) -> None:
+    """Refuse a sweep whose trials would say backend: rllib: run_trial trains with necro-train's SB3 trainer
+    whatever the config says, so such a sweep would silently train something other than what it names."""
+    if base["backend"] != "sb3":
+        raise ConfigError(file, "config", sweep.config, f"a training config with backend {SB3_ONLY}; "
+                                                        f"this one has backend: {base['backend']}")
+    for key, value in checks:
+        if key.split(".", 1)[1] == "backend" and value != "sb3":
+            raise ConfigError(file, key, value, f"backend {SB3_ONLY}")
 
 
 def load_training_dict(config: str, where) -> dict:
@@ -105,10 +123,10 @@ def trial_config(base: dict, values: dict, where=None, label=None) -> dict:
         node[last] = value
     try:
         return TrainingFile.model_validate(cfg).model_dump()
-    except pydantic.ValidationError as exc:
-        err = exc.errors()[0]
-        raise ConfigError(where, label or ".".join(map(str, err["loc"])), err.get("input"),
-                          f"refused by the training config: {err['msg']}") from None
+    except pydantic.ValidationError as exc:  # the loader's reading: a check across fields names its own value
+        err = from_validation_error(where, exc, TrainingFile)
+        raise ConfigError(where, label or err.field, err.value,
+                          f"refused by the training config: {err.allowed}") from None
 
 
 def _fields(base: dict, prefix: str = "") -> str:
@@ -136,6 +154,7 @@ def run_trial(params: dict, base: dict, overrides: dict, every: int, max_timeste
 
     from .train import train
 
+    train = train if base.get("game", "necromunda") == "necromunda" else train_ruleset_chunk  # by the config's game
     run = Path(tune.get_context().get_trial_dir()) / "run"
     run.mkdir(parents=True, exist_ok=True)
     done = 0
@@ -165,6 +184,36 @@ def run_trial(params: dict, base: dict, overrides: dict, every: int, max_timeste
         if fail_once and not Path(fail_once).exists():
             Path(fail_once).touch()
             raise RuntimeError("the trial was interrupted (a test's fail_once)")
+
+
+def train_ruleset_chunk(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
+    """A game other than Necromunda (Firefight, 2026-12-02) trained to ``total_timesteps`` as necro-train's
+    ``train_ruleset`` trains it (its envs, model, checkpoints and periodic evaluation: training/train.py's own
+    pieces), but continued from checkpoints/last.zip when ``resume``, which ``train_ruleset`` cannot yet
+    (necro-train --game firefight refuses --resume); no final.zip or final evaluation: a trial reports the
+    periodic one. Returns {"timesteps"} as ``train`` does."""
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from agents.checkpoint import load_model
+    from necro_env import rulesets
+
+    from .common import new_model, tb_log_dir, torch_setup
+    from .train import _callback_cls, ruleset_env_fn, save
+
+    torch_setup(cfg["torch_threads"])
+    (run / "monitor").mkdir(exist_ok=True)
+    venv = DummyVecEnv([ruleset_env_fn(cfg, r, run / "monitor") for r in range(cfg["n_envs"])])
+    game = rulesets.get(cfg["game"]).make_game({})
+    if resume:  # the optimizer state and step counter of the last chunk (the checkpoint's metadata checked)
+        model, _ = load_model(run / "checkpoints" / "last.zip", game, cfg["encoder"], env=venv,
+                              tensorboard_log=tb_log_dir(run / "tb"))
+    else:
+        model = new_model(cfg, venv, run / "tb")
+    model.learn(total_timesteps=cfg["total_timesteps"] - model.num_timesteps, reset_num_timesteps=not resume,
+                progress_bar=False, callback=_callback_cls()(cfg, run, game, log))
+    save(model, run / "checkpoints", game, cfg)  # last.zip: the next chunk, or a restored trial, starts here
+    venv.close()
+    return {"timesteps": int(model.num_timesteps)}
 
 
 def _space(sweep: SweepFile) -> dict:

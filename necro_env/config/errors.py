@@ -32,6 +32,10 @@ class ConfigError(ValueError):
         self.allowed = allowed
         super().__init__(f"{self.file}: field '{field}': got {value!r}; {allowed}")
 
+    def __reduce__(self):
+        """Pickled with its four parts (a Ray worker's error reaches the driver whole, not as a TypeError)."""
+        return type(self), (self.file, self.field, self.value, self.allowed)
+
 
 class FieldProblem(ValueError):
     """Raised by validators; the loader turns it into a ConfigError.

@@ -65,6 +65,22 @@ def _sweep_field():
         return refused(lambda: load_sweep(path), ValueError)
 
 
+def _firefight_sweep(**fields):
+    """load_sweep of a Firefight sweep file (2026-12-02) with ``fields`` over a valid one."""
+    def run():
+        import yaml
+
+        from training.sweep import load_sweep
+
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / "sweep.yaml"
+            path.write_text(yaml.safe_dump({"name": "s", "config": "training/firefight.yaml", "num_samples": 2,
+                                            "max_timesteps": 100, "every": 50,
+                                            "space": {"ppo.learning_rate": {"choice": [1.0e-4]}}, **fields}))
+            return refused(lambda: load_sweep(path), ValueError)
+    return run
+
+
 def _rllib_encoder():
     from training.common import load_config
 
@@ -139,4 +155,11 @@ CASES = [
          r"field 'rllib\.game': got 'necromunda'; the config's game \('firefight'\) or none", _rllib_game),
     Case("dist-rllib-reward-field", AREA, "the RLlib env of Firefight with reward {approach: 0.1} (Necromunda's)",
          r"^reward=\{'approach': 0\.1\}; allowed: a dict with the keys win, loss, draw, shaping$", _rllib_reward_field),
+    Case("dist-sweep-ff-rllib", AREA, "a Firefight sweep file with overrides {backend: rllib}",
+         r"sweep\.yaml: field 'overrides\.backend': got 'rllib'; backend sb3: a sweep's trials are necro-train's "
+         r"MaskablePPO", _firefight_sweep(overrides={"backend": "rllib"})),
+    Case("dist-sweep-ff-opponent", AREA, "a Firefight sweep file with overrides {opponent: gunline} (Necromunda's)",
+         r"sweep\.yaml: field 'overrides\.opponent': got 'gunline'; refused by the training config: game firefight "
+         r"allows charger, holder, random$",
+         _firefight_sweep(overrides={"opponent": "gunline"})),
 ]
