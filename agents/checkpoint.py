@@ -110,10 +110,11 @@ def env_metadata(game, encoder_name: str) -> dict:
     if game_of(game) != "necromunda":
         return ruleset_metadata(game, encoder_name)
     import necro_env
+    from necro_env import rulesets
     from necro_env.envs.encoders import make_encoder
-    from necro_env.rulesets.necromunda import codec
 
     enc = make_encoder(encoder_name)
+    kinds = [k.name for k in rulesets.get(game_of(game)).action_kinds(game)]  # the codec's kind names, in order
     d = game.dims
     return {
         "game": "necromunda",
@@ -124,7 +125,7 @@ def env_metadata(game, encoder_name: str) -> dict:
         "board": {"name": game.board.name, "height": int(d.height), "width": int(d.width)},
         "n_gangs": int(d.n_gangs),
         "advisors": enc.advisors(),  # the scripts an advised observation shows, by revision (else None)
-        "action_space": {"n": int(game.n_actions), "kinds": list(codec.KIND_NAMES),
+        "action_space": {"n": int(game.n_actions), "kinds": kinds,
                          "layout": [int(v) for v in game.layout]},
         "game_config": _game_config(game),
     }
@@ -134,13 +135,11 @@ def _game_config(game):
     """The JSON of the game config the policy trained on (GameConfig.to_json: scenario, board, gangs,
     variant, ...), for the record: what a checkpoint was trained on, as a replay states what it was
     played on. Not compared by check_compatible (a policy may play other boards of the same size).
-    None for a game made without a config (necro_env.testing's scenarios, gangs built in code)."""
-    from necro_env.rulesets.necromunda.game_config import config_json
+    None for a game made without a config (necro_env.testing's scenarios, gangs built in code): the
+    ruleset's ``config_json`` (Necromunda's game_config.config_json), reached through the registry."""
+    from necro_env import rulesets
 
-    try:
-        return config_json(game)
-    except ValueError:
-        return None
+    return _ruleset_config(rulesets.get(game_of(game)), game)
 
 
 def save_checkpoint(model, zip_path, game, encoder_name: str, extra: dict | None = None) -> Path:

@@ -148,9 +148,11 @@ def profile_core(batch=256, threads=1, decisions_per_game=40):
     from necro_env.batch import BatchedGames
     from necro_env.batch import kernels as K
     from necro_env.batch.encode import alloc_entity, entity_tables
+    from necro_env import rulesets
+    from necro_env.core.header import H_DK as G_DK  # the decision kind awaiting a choice (the state header)
     from necro_env.envs.necromunda_env import build_game
-    from necro_env.rulesets.necromunda.state import DK_NAMES, G_DK, State
 
+    DK_NAMES = rulesets.get("necromunda").decision_names()  # decision kind code -> name
     numba.set_num_threads(threads)
     game = build_game()
     core = BatchedGames(game, batch, seed=0).reset()
@@ -165,7 +167,7 @@ def profile_core(batch=256, threads=1, decisions_per_game=40):
     dks = core.state.g[:, G_DK]
     for dk in np.unique(dks):
         idx = np.flatnonzero(dks == dk)
-        sub = State(*(a[idx].copy() for a in core.state))
+        sub = type(core.state)(*(a[idx].copy() for a in core.state))  # the games at this decision kind
         m = core.mask[idx].copy()
         core.recompute_masks(1, sub, m)
         t0 = time.perf_counter()
@@ -315,11 +317,10 @@ def bench_aec(steps, seed=0):
 def memory_per_game():
     from necro_env.batch import BatchedGames
     from necro_env.envs.necromunda_env import build_game
-    from necro_env.rulesets.necromunda.state import state_nbytes
 
     core = BatchedGames(build_game(), 8)
     per = {name: int(a.nbytes // 8) for name, a in zip(core.state._fields, core.state)}
-    state = state_nbytes(core.state)
+    state = sum(a.nbytes for a in core.state) // 8  # every state array has one row per game
     return {"state_bytes": state, "mask_bytes": int(core.mask.nbytes // 8), "per_array": per,
             "total_kb": round((state + core.mask.nbytes // 8) / 1024, 2)}
 

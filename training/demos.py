@@ -168,10 +168,12 @@ class _Feed:
                              f"(the rules changed since it was recorded)")
         a = int(self.actions[self.k])
         if not (0 <= a < len(mask)) or not mask[a]:
-            from necro_env.rulesets.necromunda.explain import why_illegal
+            from necro_env import rulesets
 
-            what = game.describe(a) if game is not None and 0 <= a < game.n_actions else a
-            why = why_illegal(game, a) if game is not None and 0 <= a < game.n_actions else "outside the action space"
+            known = game is not None and 0 <= a < game.n_actions
+            what = game.describe(a) if known else a
+            # the engine's reason, asked of the game's ruleset (Necromunda's explain.why_illegal)
+            why = rulesets.get(game.ruleset).feature("why_illegal")(game, a) if known else "outside the action space"
             raise DemosError(f"{self.where}: decision {self.k}: {what} is illegal here ({why}): the recording does "
                              f"not replay on this engine (the rules changed since it was recorded)")
         self.k += 1

@@ -27,9 +27,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-import numpy as np
-
-from ..rulesets.necromunda.state import FI_FLESH, FI_POSTURE, FI_STATE, FI_X, FI_Y, FS_FLED, FS_OOA, FS_ON, PO_SI
+from .. import rulesets
 
 
 @dataclass(frozen=True)
@@ -67,22 +65,12 @@ class RewardSpec:
     # ------------------------------------------------------------------ terms
     def casualty_value(self, game, learner: int) -> float:
         """The shaping potential: enemy casualties minus own_losses x own casualties, weighted by the
-        shaping terms, minus approach x the mean path distance to the nearest enemy."""
+        shaping terms, minus approach x the mean path distance to the nearest enemy. What counts as a
+        casualty is the game's (its ruleset's ``reward_potential``; Necromunda's rewards.py): a game
+        without one is refused in one line when a shaping term is set."""
         if not self.shaped:
             return 0.0
-        fi = game.state.fi[0]
-        mf = game.dims.max_fighters
-        gang = np.arange(fi.shape[0]) // mf
-        st = fi[:, FI_STATE]
-        out = (st == FS_OOA) | (st == FS_FLED)
-        si = (fi[:, FI_POSTURE] == PO_SI) & ~out
-        fw = fi[:, FI_FLESH].astype(np.float64)
-        per = self.out_of_action * out + self.seriously_injured * si + self.flesh_wound * fw
-        own = gang == learner
-        v = float(per[~own].sum() - self.own_losses * per[own].sum())
-        if self.approach:
-            v -= self.approach * mean_enemy_distance(game, learner)
-        return v
+        return rulesets.get(game.ruleset).feature("reward_potential")(game, learner, self)
 
     def terminal(self, game, learner: int) -> float:
         """Reward at the end of a game (0 while it runs)."""
@@ -93,20 +81,6 @@ class RewardSpec:
         return self.win if game.winner == learner else self.loss
 
 
+# the approach term's cap on a fighter's path distance (steps); the compiled kernel (batch/shaping.py) holds
+# the same number as a constant and checks that the two agree
 APPROACH_CAP = 30
-
-
-def mean_enemy_distance(game, gang: int) -> float:
-    """Mean over gang's fighters on the board of the path distance (steps) to the nearest enemy."""
-    from ..policies.heuristics import path_field
-
-    fi = game.state.fi[0]
-    mf = game.dims.max_fighters
-    own = fi[gang * mf:(gang + 1) * mf]
-    on = own[:, FI_STATE] == FS_ON
-    if not on.any():
-        return 0.0
-    field = path_field(game.state, game.static, 0, gang)
-    w = game.dims.width
-    d = np.minimum(field[own[on, FI_Y].astype(np.int64) * w + own[on, FI_X]], APPROACH_CAP)
-    return float(d.mean())

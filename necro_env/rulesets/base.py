@@ -108,6 +108,8 @@ class Ruleset:
     battle_log: Callable[[Any, list], list] | None = None  # (game, agent names) -> the last step's battle-log lines (training's final_game.log)
     render_image: Callable[[Any, list, int], Any] | None = None  # (game, agent names, cell px) -> a PIL image at that cell size (None: render_rgb's own size)
     demo_players: Callable[[], dict] | None = None  # -> {name: Python policy(game, rng) -> index}: demo players (necro-replay record --policy)
+    reward_potential: Callable[[Any, int, Any], float] | None = None  # (game, player, RewardSpec) -> the casualty shaping potential (envs/rewards.py)
+    soak: Callable[[], Any] | None = None  # -> the random-play soak's module: build_game, notable(event rows), KIND_NAMES (benchmarks/random_games.py)
 
     def feature(self, field_name: str) -> Callable:
         """An optional field's function, or NotImplementedError saying this game lacks it (a game whose
@@ -132,3 +134,5 @@ OPTIONAL = ("describe_action", "why_illegal", "view", "view_frame", "scoreboard"
 # log of a live game and images at a chosen cell size (necro-replay gif's --cell).
 OPTIONAL += ("battle_log", "render_image")
 OPTIONAL += ("demo_players",)  # 2026-12-02: Python demo players moved out of necro_env/replay/record.py
+OPTIONAL += ("reward_potential",)  # 2026-12-02: Necromunda's casualty terms moved out of necro_env/envs/rewards.py
+OPTIONAL += ("soak",)  # 2026-12-02: Necromunda's soak game and event counts moved out of benchmarks/random_games.py

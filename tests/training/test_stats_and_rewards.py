@@ -126,7 +126,7 @@ def test_gym_env_accepts_an_agent_opponent_and_gives_it_the_game():
 
 def test_approach_shaping_pays_for_closing_in_along_the_path():
     """The approach term is the path distance (walls block) from the learner's fighters to the nearest enemy."""
-    from necro_env.envs.rewards import mean_enemy_distance
+    from necro_env.rulesets.necromunda.rewards import mean_enemy_distance
     from necro_env.rulesets.necromunda.state import FI_X
     from necro_env.testing import board, fighter, gang, scenario
 

@@ -234,6 +234,20 @@ def _demo_players() -> dict:
     return dict(DEMO_PLAYERS)
 
 
+def _reward_potential(game, learner: int, spec) -> float:
+    """RewardSpec's casualty and approach shaping potential (rewards.py, moved out of envs/rewards.py)."""
+    from .rewards import casualty_value
+
+    return casualty_value(game, learner, spec)
+
+
+def _soak():
+    """The random-play soak's part of Necromunda (soak.py, moved out of benchmarks/random_games.py)."""
+    from . import soak
+
+    return soak
+
+
 RULESET = Ruleset(
     name="necromunda",
     version=VERSION,
@@ -258,4 +272,6 @@ RULESET = Ruleset(
     render_rgb=render_rgb,
     make_game=_make_game,  # necro-replay record's games
     demo_players=_demo_players,
+    reward_potential=_reward_potential,
+    soak=_soak,
 )

@@ -1,7 +1,7 @@
 """Where the legal-action mask's time goes: compiled timings of its parts.
 
-    python -m benchmarks.mask_parts [--batch 256] [--decisions 40] [--reps 20] [--states FILE.npz]
-    python -m benchmarks.mask_parts --save-states FILE.npz
+    python -m benchmarks.necromunda_mask_parts [--batch 256] [--decisions 40] [--reps 20] [--states FILE.npz]
+    python -m benchmarks.necromunda_mask_parts --save-states FILE.npz
 
 Plays ``--decisions`` random decisions in each of ``--batch`` games of the default scenario
 (``BatchedGames.play``), or loads saved states (``--states``, see ``profile_saved``), keeps the
