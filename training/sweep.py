@@ -9,8 +9,8 @@ distribution), the budget and the fields every trial shares (configs/sweeps/flat
 its periodic paired evaluation (progress.csv, the same seeds for every trial) is reported to Tune as
 ``score`` (mean over the opponents) and the chunk's checkpoint (last.zip, progress.csv) as the trial's
 Tune checkpoint. A training config of another game (``game: firefight``, configs/sweeps/firefight_lr.yaml)
-runs that game's trainer instead: necro-train's ``train_ruleset`` continued chunk by chunk
-(``train_ruleset_chunk``). A sweep whose trials would say ``backend: rllib`` is refused: every trial is
+runs that game's trainer instead: necro-train's learning loop ``learn_ruleset`` (the one ``train_ruleset`` runs)
+continued chunk by chunk from last.zip. A sweep whose trials would say ``backend: rllib`` is refused: every trial is
 MaskablePPO. ASHA stops the trials whose score trails at each rung (``grace_evaluations`` chunks first).
 ``--resume`` restores an interrupted sweep (Ctrl-C, a lost node, a trial that errored): each unfinished
 trial continues from its last checkpoint with necro-train's own --resume (Firefight's: from last.zip).
@@ -152,9 +152,9 @@ def run_trial(params: dict, base: dict, overrides: dict, every: int, max_timeste
 
     from ray import tune
 
-    from .train import train
+    from .train import learn_ruleset, train
 
-    train = train if base.get("game", "necromunda") == "necromunda" else train_ruleset_chunk  # by the config's game
+    train = train if base.get("game", "necromunda") == "necromunda" else learn_ruleset  # by the config's game
     run = Path(tune.get_context().get_trial_dir()) / "run"
     run.mkdir(parents=True, exist_ok=True)
     done = 0
@@ -184,36 +184,6 @@ def run_trial(params: dict, base: dict, overrides: dict, every: int, max_timeste
         if fail_once and not Path(fail_once).exists():
             Path(fail_once).touch()
             raise RuntimeError("the trial was interrupted (a test's fail_once)")
-
-
-def train_ruleset_chunk(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
-    """A game other than Necromunda (Firefight, 2026-12-02) trained to ``total_timesteps`` as necro-train's
-    ``train_ruleset`` trains it (its envs, model, checkpoints and periodic evaluation: training/train.py's own
-    pieces), but continued from checkpoints/last.zip when ``resume``, which ``train_ruleset`` cannot yet
-    (necro-train --game firefight refuses --resume); no final.zip or final evaluation: a trial reports the
-    periodic one. Returns {"timesteps"} as ``train`` does."""
-    from stable_baselines3.common.vec_env import DummyVecEnv
-
-    from agents.checkpoint import load_model
-    from necro_env import rulesets
-
-    from .common import new_model, tb_log_dir, torch_setup
-    from .train import _callback_cls, ruleset_env_fn, save
-
-    torch_setup(cfg["torch_threads"])
-    (run / "monitor").mkdir(exist_ok=True)
-    venv = DummyVecEnv([ruleset_env_fn(cfg, r, run / "monitor") for r in range(cfg["n_envs"])])
-    game = rulesets.get(cfg["game"]).make_game({})
-    if resume:  # the optimizer state and step counter of the last chunk (the checkpoint's metadata checked)
-        model, _ = load_model(run / "checkpoints" / "last.zip", game, cfg["encoder"], env=venv,
-                              tensorboard_log=tb_log_dir(run / "tb"))
-    else:
-        model = new_model(cfg, venv, run / "tb")
-    model.learn(total_timesteps=cfg["total_timesteps"] - model.num_timesteps, reset_num_timesteps=not resume,
-                progress_bar=False, callback=_callback_cls()(cfg, run, game, log))
-    save(model, run / "checkpoints", game, cfg)  # last.zip: the next chunk, or a restored trial, starts here
-    venv.close()
-    return {"timesteps": int(model.num_timesteps)}
 
 
 def _space(sweep: SweepFile) -> dict:

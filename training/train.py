@@ -358,38 +358,134 @@ def ruleset_env_fn(cfg: dict, rank: int, monitor_dir=None):
                             encoder=cfg["encoder"], seed=cfg["seed"] * 1000 + rank)
         env.reset(seed=cfg["seed"] * 1000 + rank)
         fn = None if monitor_dir is None else str(Path(monitor_dir) / f"env{rank}")
-        return Monitor(env, filename=fn)
+        # append on --resume and a sweep's next chunk (learn_ruleset deletes a fresh run's logs), as make_env_fn
+        fresh = fn is None or not Path(fn + ".monitor.csv").exists()
+        return Monitor(env, filename=fn, override_existing=fresh)
 
     return _thunk
 
 
-def train_ruleset(cfg: dict, run: Path, log=print) -> dict:
-    """necro-train for a registry game other than Necromunda (2026-12-02, Firefight): MaskablePPO on
-    RulesetGymEnv against the config's script, checkpoints (with metadata naming the game:
-    agents/checkpoint.py) every checkpoint_every steps, final.zip (the last policy), the training curve, and
-    the final paired evaluation against eval.opponents (eval.md and the other tables, summary.json)."""
+def learn_ruleset(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
+    """MaskablePPO on RulesetGymEnv against the config's script up to ``total_timesteps``: checkpoints (with
+    metadata naming the game: agents/checkpoint.py) every checkpoint_every steps and last.zip at the end,
+    periodic paired games (eval.every) into progress.csv. ``resume`` continues from checkpoints/last.zip (its
+    optimizer state and step counter). The one learning loop of necro-train --game firefight (train_ruleset)
+    and of a sweep's Firefight trials, chunk by chunk (training/sweep.py). Ctrl-C: Interrupted after saving
+    last.zip, as train(). Returns the model, the game, timesteps and train_seconds (the envs closed)."""
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from necro_env import rulesets
 
     torch_setup(cfg.get("torch_threads", 1))
-    write_run_config(run, cfg)
     (run / "monitor").mkdir(exist_ok=True)
+    if not resume:  # a fresh run: forget the logs of an earlier run in this folder
+        for f in list((run / "monitor").glob("*.csv")) + [run / "progress.csv"]:
+            f.unlink(missing_ok=True)
     venv = DummyVecEnv([ruleset_env_fn(cfg, r, run / "monitor") for r in range(cfg["n_envs"])])
-    model = new_model(cfg, venv, run / "tb")
     game = rulesets.get(cfg["game"]).make_game({})
-    t0 = time.time()  # the callback: checkpoints with metadata, periodic paired games (eval.every)
-    model.learn(total_timesteps=cfg["total_timesteps"], progress_bar=False,
-                callback=_callback_cls()(cfg, run, game, log))
+    model = _resumed_model(cfg, run, venv, game, log) if resume else new_model(cfg, venv, run / "tb")
+    remaining = cfg["total_timesteps"] - model.num_timesteps
+    t0 = time.time()
+    if remaining > 0:
+        with interrupt_flag() as stop:  # Ctrl-C: stop at the next step, save, say how to resume
+            model.learn(total_timesteps=remaining, progress_bar=False, reset_num_timesteps=not resume,
+                        callback=[_callback_cls()(cfg, run, game, log), stop_callback(stop, log)])
+        if stop.requested:
+            saved = save(model, run / "checkpoints", game, cfg, tag=f"step_{model.num_timesteps}")
+            venv.close()
+            raise Interrupted(int(model.num_timesteps), saved)
     train_s = time.time() - t0
-    save(model, run / "checkpoints", game, cfg, tag=f"step_{model.num_timesteps}")
+    save(model, run / "checkpoints", game, cfg, tag=f"step_{model.num_timesteps}")  # last.zip: the next resume
+    venv.close()
+    log(f"[train] trained {max(remaining, 0)} steps in {train_s:.0f} s")
+    return {"model": model, "game": game, "timesteps": int(model.num_timesteps), "train_seconds": round(train_s, 1)}
+
+
+def _resumed_model(cfg: dict, run: Path, venv, game, log=print):
+    """The model of checkpoints/last.zip on ``venv`` (its metadata checked against the game and encoder; no
+    code from the file runs), and progress.csv cut back to its step: the rows a killed run wrote after its
+    last checkpoint belong to a policy that is lost, and the resumed run plays those evaluations again."""
+    from agents.checkpoint import load_model
+
+    last = run / "checkpoints" / "last.zip"
+    model, _ = load_model(last, game, cfg["encoder"], env=venv, tensorboard_log=tb_log_dir(run / "tb"))
+    rows = read_csv(run / "progress.csv")
+    kept = [r for r in rows if int(r["timesteps"]) <= model.num_timesteps]
+    if len(kept) < len(rows):
+        (run / "progress.csv").unlink()
+        for row in kept:
+            append_csv(run / "progress.csv", row)
+    log(f"[train] resumed from {last} at {model.num_timesteps} steps")
+    return model
+
+
+RESUME_MAY_CHANGE = ("total_timesteps", "eval.games")  # read after the trained steps: a resumed run may change them
+
+
+def check_ruleset_resume(cfg: dict, run: Path) -> None:
+    """necro-train --game firefight --resume of ``run``: refused (UsageError, one line, nothing written) when
+    its config.yaml differs from ``cfg`` other than in RESUME_MAY_CHANGE (the continued run would not be the
+    one the checkpoint began), or when it has finished (summary.json) and ``cfg`` asks for no more steps."""
+    import json
+
+    old, new = _run_config(run), _dotted(cfg)
+    changed = [k for k in dict.fromkeys([*old, *new]) if k not in RESUME_MAY_CHANGE and old.get(k) != new.get(k)]
+    if changed:
+        what = "; ".join(f"{k} {old.get(k)!r} in its config.yaml, {new.get(k)!r} now" for k in changed[:3])
+        more = f"; and {len(changed) - 3} more" if len(changed) > 3 else ""
+        raise UsageError(f"--resume: {run} was trained with another config: {what}{more} (only "
+                         f"{' and '.join(RESUME_MAY_CHANGE)} may change on --resume); resume with the run's config, "
+                         f"or --overwrite starts again")
+    done = run / "summary.json"
+    steps = json.loads(done.read_text())["timesteps"] if done.is_file() else None
+    if steps is not None and steps >= cfg["total_timesteps"]:
+        raise UsageError(f"--resume: {run} has finished: {steps} steps of total_timesteps {cfg['total_timesteps']} "
+                         f"(summary.json); --timesteps above {steps} continues it, --overwrite starts again")
+
+
+def _run_config(run: Path) -> dict:
+    """The run's config.yaml as dotted keys; a missing or unreadable one refused (nothing to compare with)."""
+    import yaml
+
+    path = run / "config.yaml"
+    try:
+        saved = yaml.safe_load(path.read_text())
+    except OSError as exc:
+        saved = exc.strerror
+    except yaml.YAMLError:
+        saved = "not YAML"
+    if not isinstance(saved, dict):
+        why = saved if isinstance(saved, str) else f"holds {type(saved).__name__}"
+        raise UsageError(f"--resume: {path} is no run config ({why}): cannot check that the run goes on with its "
+                         f"own config; --overwrite starts again")
+    return _dotted(saved)
+
+
+def _dotted(cfg: dict, prefix: str = "") -> dict:
+    """A config as {dotted key: value}, the values as config.yaml holds them (a YAML round trip)."""
+    import yaml
+
+    out = {}
+    for key, value in yaml.safe_load(yaml.safe_dump(cfg)).items():
+        if isinstance(value, dict):
+            out.update(_dotted(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = value
+    return out
+
+
+def train_ruleset(cfg: dict, run: Path, resume: bool = False, log=print) -> dict:
+    """necro-train for a registry game other than Necromunda (2026-12-02, Firefight): learn_ruleset (``resume``:
+    from checkpoints/last.zip), then final.zip (the last policy), the training curve, and the final paired
+    evaluation against eval.opponents (eval.md and the other tables, summary.json), resumed or not."""
     from agents.checkpoint import save_checkpoint
 
+    write_run_config(run, cfg)
+    out = learn_ruleset(cfg, run, resume=resume, log=log)
+    model, game = out["model"], out["game"]
     save_checkpoint(model, run / "final.zip", game, cfg["encoder"], {"run": cfg["name"], "selected": "last"})
-    venv.close()
-    log(f"[train] trained {model.num_timesteps} steps in {train_s:.0f} s")
     training_curve(run)
-    summary = {"game": cfg["game"], "timesteps": int(model.num_timesteps), "train_seconds": round(train_s, 1)}
+    summary = {"game": cfg["game"], "timesteps": out["timesteps"], "train_seconds": out["train_seconds"]}
     if cfg["eval"]["games"] > 0:
         summary["eval"] = ruleset_final_evaluation(run, cfg, model, game, log)
     write_json(run / "summary.json", summary)
@@ -429,11 +525,11 @@ def main(argv=None):
     if cfg["game"] != "necromunda" and cfg["backend"] == "rllib":  # RLlib over the game's env (docs/distributed.md)
         return rllib_main(cfg, args, argv)
     if cfg["game"] != "necromunda":  # the config's checks refused what this path does not read
-        if args.resume:
-            raise UsageError(f"--resume: not available with game {cfg['game']} yet; start a new run")
-        with RunFolder(runs_root(args.runs_dir), cfg["name"], "necro-train", overwrite=args.overwrite,
-                       argv=argv, resumable=False) as folder:
-            return train_ruleset(cfg, folder.claim())
+        with RunFolder(runs_root(args.runs_dir), cfg["name"], "necro-train", resume=args.resume,
+                       overwrite=args.overwrite, argv=argv) as folder:  # refused here at once if in use
+            if args.resume:
+                check_ruleset_resume(cfg, folder.path)
+            return train_ruleset(cfg, folder.claim(), resume=args.resume)
     check_scenario(cfg)
     if cfg["backend"] == "rllib":  # RLlib on Ray (training/distributed/rllib_train.py; docs/distributed.md)
         return rllib_main(cfg, args, argv)

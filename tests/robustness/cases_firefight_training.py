@@ -130,3 +130,95 @@ CASES += [
          r"Necromunda's shaping fields are out_of_action, seriously_injured, flesh_wound, own_losses, approach$",
          lambda: _train_config(game="necromunda", scenario="scenarios/gang_fight.yaml", reward="{shaping: 0.5}")),
 ]
+
+# necro-train --game firefight --resume (added 2026-12-02): what Necromunda's --resume refuses, and a run that is
+# finished or was trained with another config; each refused in one line with the run folder left as it was
+
+
+def _files(folder: Path) -> dict:
+    """Every file under ``folder`` with its size and modification time: what a refused command must not touch."""
+    return {p: (p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _finished_run() -> Path:
+    """A runs folder holding the tiny Firefight config's finished run (trained once per test process)."""
+    if "run" not in _SAVED:
+        import contextlib
+        import io
+
+        from training.train import main
+
+        runs = Path(tempfile.mkdtemp())
+        atexit.register(shutil.rmtree, runs, True)
+        with contextlib.redirect_stdout(io.StringIO()):
+            main(["--config", str(TINY), "--runs-dir", str(runs), "--eval-games", "0"])
+        _SAVED["run"] = runs
+    return _SAVED["run"]
+
+
+def _resume(config: Path | None = None, runs: Path | None = None, *more) -> str:
+    """necro-train --resume of the tiny Firefight run (``config``: another file of the same run name) into
+    ``runs`` (default: the finished run's folder): refused, every file there untouched."""
+    from training.train import cli
+
+    runs = runs or _finished_run()
+    before = _files(runs)
+    said = _said(cli, ["--config", config or TINY, "--runs-dir", runs, "--resume", *more])
+    assert _files(runs) == before, "necro-train --resume changed the run folder before refusing"
+    return said
+
+
+def _resume_changed(**change) -> str:
+    """--resume of the finished run with its config changed (a copy of the tiny config, ``change`` applied)."""
+    import yaml
+
+    cfg = yaml.safe_load(TINY.read_text())
+    for key, value in change.items():
+        *head, last = key.split(".")
+        node = cfg
+        for k in head:
+            node = node[k]
+        node[last] = value
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "changed.yaml"
+        path.write_text(yaml.safe_dump(cfg))
+        return _resume(path, None, "--eval-games", "0")
+
+
+def _resume_nothing() -> str:
+    with tempfile.TemporaryDirectory() as tmp:
+        said = _resume(None, Path(tmp))
+        assert not any(Path(tmp).iterdir()), "necro-train --resume made a run folder with nothing to resume"
+    return said
+
+
+def _resume_without_config() -> str:
+    """--resume of a copy of the finished run whose config.yaml was deleted: nothing to check the config with."""
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copytree(_finished_run(), tmp, dirs_exist_ok=True)
+        (Path(tmp) / "firefight_tiny" / "config.yaml").unlink()
+        return _resume(None, Path(tmp), "--eval-games", "0")
+
+
+CASES += [
+    Case("fftrain-resume-nothing", AREA, "necro-train --game firefight --resume (no run of that name)",
+         r"^necro-train: --resume: no checkpoint to resume at .*firefight_tiny/checkpoints/last\.zip \(there is no "
+         r"run folder .*firefight_tiny\)$", _resume_nothing),
+    Case("fftrain-resume-finished", AREA, "necro-train --game firefight --resume of a run that has finished",
+         r"^necro-train: --resume: .*firefight_tiny has finished: 256 steps of total_timesteps 256 \(summary\.json\); "
+         r"--timesteps above 256 continues it, --overwrite starts again$",
+         lambda: _resume(None, None, "--eval-games", "0")),
+    Case("fftrain-resume-changed-config", AREA,
+         "necro-train --game firefight --resume with ppo.learning_rate changed in the config",
+         r"^necro-train: --resume: .*firefight_tiny was trained with another config: ppo\.learning_rate 0\.0003 in its "
+         r"config\.yaml, 0\.001 now \(only total_timesteps and eval\.games may change on --resume\); resume with the "
+         r"run's config, or --overwrite starts again$",
+         lambda: _resume_changed(**{"ppo.learning_rate": 0.001})),
+    Case("fftrain-resume-changed-encoder", AREA, "necro-train --game firefight --resume with encoder: entity",
+         r"^necro-train: --resume: .*firefight_tiny was trained with another config: encoder 'flat' in its "
+         r"config\.yaml, 'entity' now ", lambda: _resume_changed(encoder="entity")),
+    Case("fftrain-resume-no-config", AREA, "necro-train --game firefight --resume of a run whose config.yaml is gone",
+         r"^necro-train: --resume: .*firefight_tiny/config\.yaml is no run config \(No such file or directory\): "
+         r"cannot check that the run goes on with its own config; --overwrite starts again$",
+         _resume_without_config),
+]
